@@ -1,0 +1,13 @@
+# LOCKSTEP_SANITIZE=thread | address   (address also turns on UBSan)
+set(LOCKSTEP_SANITIZE "" CACHE STRING "Sanitizer build: thread, address (with undefined) or empty")
+set_property(CACHE LOCKSTEP_SANITIZE PROPERTY STRINGS "" thread address)
+
+if(LOCKSTEP_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=thread)
+elseif(LOCKSTEP_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=address,undefined)
+elseif(NOT LOCKSTEP_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "LOCKSTEP_SANITIZE must be thread, address or empty, not '${LOCKSTEP_SANITIZE}'")
+endif()
