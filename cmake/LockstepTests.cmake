@@ -1,0 +1,44 @@
+# lockstep_check_test(TARGET SOURCE PREFIX p LABELS labels... [TIMEOUT s] [ENVIRONMENT env...])
+#
+# Registers one ctest test per Check case of an already defined executable:
+# the cases are the START_TEST(name) lines of SOURCE, found at configure
+# time, and each test runs `TARGET name`. ctest names them PREFIX.name, where
+# PREFIX is e.g. step03.task.
+# Exit code 77 means "skipped" (a case that needs a later step).
+
+set(LOCKSTEP_ITERATIONS "" CACHE STRING "Iterations for the stress tests (empty: each test's default)")
+
+function(lockstep_check_test target source)
+  cmake_parse_arguments(ARG "" "PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
+  file(STRINGS "${source}" lines REGEX "^START_TEST\\(")
+  if(NOT lines)
+    message(FATAL_ERROR "${source}: no START_TEST cases")
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  set(env ${ARG_ENVIRONMENT})
+  if(LOCKSTEP_ITERATIONS)
+    list(APPEND env "LOCKSTEP_ITERATIONS=${LOCKSTEP_ITERATIONS}")
+  endif()
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^START_TEST\\(([A-Za-z0-9_]+)\\).*" "\\1" case "${line}")
+    add_test(NAME ${ARG_PREFIX}.${case} COMMAND ${target} ${case})
+    set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES
+      LABELS "${ARG_LABELS}"
+      SKIP_RETURN_CODE 77
+      TIMEOUT ${ARG_TIMEOUT})
+    if(env)
+      set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES ENVIRONMENT "${env}")
+    endif()
+  endforeach()
+endfunction()
+
+# lockstep_skipped_test(NAME REASON LABELS labels...)
+# A test that reports itself skipped, for a suite whose component a step lacks.
+function(lockstep_skipped_test name reason)
+  cmake_parse_arguments(ARG "" "" "LABELS" ${ARGN})
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED ${name}: ${reason}")
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" SKIP_REGULAR_EXPRESSION "^SKIPPED ")
+endfunction()

@@ -1,0 +1,492 @@
+/*
+ * simple_task: one Check suite, compiled for every step (LOCKSTEP_STEP).
+ *
+ * Each case asserts outcomes: values, which await path was taken, how many
+ * times a coroutine was resumed, how many frames were allocated and freed.
+ * The runner's fixture adds one more to every case: it ends with no live
+ * allocation.
+ */
+#include "check_main.h"
+#include "race.h"
+#include "task_bodies.h"
+
+#include "lockstep/alloc.h"
+#include "lockstep/task.h"
+#include "lockstep/trigger.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- a driver: a coroutine that awaits one task ---------------------------
+ *
+ *     driver(task) { result = co_await task; release(task); }
+ *
+ * It records which way the await went. Its destroy function is what C++ runs
+ * when a suspended coroutine is destroyed: the task it awaits is released.
+ */
+enum await_path { PATH_NONE, PATH_READY, PATH_SUSPENDED, PATH_LATE };
+
+typedef struct driver_frame {
+    lockstep_coro coro;
+    simple_task task;     /* owned: released after the await, or by destroy */
+    task_result result;
+    enum await_path path;
+    int finished;         /* times the code after the await ran: must be 1 */
+    int resumed_when_done; /* resumes after the end: must stay 0 */
+    int *resumes;         /* optional: counts resumptions, outlives the frame */
+} driver_frame;
+
+static lockstep_coro *driver_resume(lockstep_coro *self)
+{
+    driver_frame *f = (driver_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (simple_task_await_ready(&f->task)) {
+            f->path = PATH_READY;
+        } else {
+            f->path = PATH_SUSPENDED; /* written before self is published */
+            if (simple_task_await_suspend(&f->task, self))
+                return NULL;
+            f->path = PATH_LATE; /* completed between await_ready and await_suspend */
+        }
+        /* fall through */
+    case 1:
+        if (f->resumes)
+            ++*f->resumes;
+        f->result = simple_task_await_resume(&f->task);
+        simple_task_release(&f->task);
+        ++f->finished;
+        self->resume_point = LOCKSTEP_CORO_DONE;
+        return NULL;
+    default:
+        ++f->resumed_when_done;
+        return NULL;
+    }
+}
+
+static void driver_destroy(lockstep_coro *self)
+{
+    driver_frame *f = (driver_frame *)self;
+    simple_task_release(&f->task); /* no-op if already released */
+    lockstep_coro_free(self);
+}
+
+/* Makes a driver that owns `task`; it runs when resumed. */
+static driver_frame *driver_new(simple_task task)
+{
+    driver_frame *f = (driver_frame *)lockstep_coro_new(sizeof(driver_frame), driver_resume, driver_destroy);
+    ck_assert_ptr_nonnull(f);
+    f->task = task;
+    return f;
+}
+
+/* ---- the cases ------------------------------------------------------------ */
+
+START_TEST(ready_path)
+{
+    simple_task t = {0};
+    ck_assert_int_eq(ready_task(&t, task_value(42)), 0);
+    driver_frame *d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
+    ck_assert(lockstep_coro_done(&d->coro));
+    ck_assert_int_eq(d->path, PATH_READY);
+    ck_assert_int_eq(d->finished, 1);
+    ck_assert_int_eq(d->result.error, 0);
+    ck_assert_int_eq(d->result.value, 42);
+    lockstep_coro_destroy(&d->coro);
+}
+END_TEST
+
+START_TEST(suspend_path)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(7)), 0);
+    driver_frame *d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
+    ck_assert_msg(!lockstep_coro_done(&d->coro), "the driver must wait for the trigger");
+    ck_assert_int_eq(d->path, PATH_SUSPENDED);
+    ck_assert_int_eq(d->finished, 0);
+
+    lockstep_trigger_fire(&trig); /* completes the task, which resumes the driver */
+    ck_assert(lockstep_coro_done(&d->coro));
+    ck_assert_int_eq(d->finished, 1);
+    ck_assert_int_eq(d->result.error, 0);
+    ck_assert_int_eq(d->result.value, 7);
+    ck_assert_int_eq(d->resumed_when_done, 0);
+    lockstep_coro_destroy(&d->coro);
+}
+END_TEST
+
+START_TEST(error_propagates)
+{
+    simple_task t = {0};
+    ck_assert_int_eq(ready_task(&t, (task_result){EIO, 0}), 0);
+    driver_frame *d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
+    ck_assert_int_eq(d->result.error, EIO);
+    lockstep_coro_destroy(&d->coro);
+
+    /* the same through the suspend path, with a value beside the error */
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    ck_assert_int_eq(triggered_task(&t, &trig, (task_result){ECANCELED, -5}), 0);
+    d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
+    lockstep_trigger_fire(&trig);
+    ck_assert_int_eq(d->path, PATH_SUSPENDED);
+    ck_assert_int_eq(d->result.error, ECANCELED);
+    ck_assert_int_eq(d->result.value, -5);
+    lockstep_coro_destroy(&d->coro);
+}
+END_TEST
+
+/* ---- 100,000 awaits in a row ------------------------------------------------
+ * plus_one(inner) { r = co_await inner; co_return r + 1; }, nested 100,000
+ * deep over one triggered task. Firing the trigger completes the innermost
+ * task, which resumes the next one out, and so on: 100,000 resumptions in a
+ * chain. Had they been nested calls (the C++'s inline `waiter.resume()`),
+ * the stack would grow by a frame per level; with the trampoline every
+ * resumption starts at the same depth. */
+#define CHAIN_DEPTH 100000
+
+typedef struct plus_one_frame {
+    simple_promise promise;
+    simple_task inner;
+} plus_one_frame;
+
+static uintptr_t g_lowest_sp, g_highest_sp;
+static size_t g_chain_resumes;
+
+static void record_stack_depth(void)
+{
+    /* the real frame: under ASan a local's address may be on its fake stack */
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    g_lowest_sp = sp < g_lowest_sp ? sp : g_lowest_sp;
+    g_highest_sp = sp > g_highest_sp ? sp : g_highest_sp;
+}
+
+static lockstep_coro *plus_one_body(lockstep_coro *self)
+{
+    plus_one_frame *f = (plus_one_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (!simple_task_await_ready(&f->inner) && simple_task_await_suspend(&f->inner, self))
+            return NULL;
+        /* fall through */
+    case 1: {
+        ++g_chain_resumes;
+        record_stack_depth();
+        task_result r = simple_task_await_resume(&f->inner);
+        simple_task_release(&f->inner);
+        r.value += 1;
+        simple_promise_return_value(&f->promise, r);
+        return simple_promise_final_suspend(&f->promise);
+    }
+    }
+    return NULL;
+}
+
+static int plus_one(simple_task *task, simple_task inner)
+{
+    simple_promise *p;
+    int err = simple_promise_create(&p, sizeof(plus_one_frame), plus_one_body);
+    if (err)
+        return err;
+    ((plus_one_frame *)p)->inner = inner;
+    simple_task_start(task, p);
+    return 0;
+}
+
+START_TEST(deep_await_chain)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(0)), 0);
+    for (int i = 0; i < CHAIN_DEPTH; ++i) {
+        simple_task outer = {0};
+        ck_assert_int_eq(plus_one(&outer, t), 0); /* awaits t: suspends at once */
+        t = outer;
+    }
+    ck_assert_int_eq(lockstep_alloc_live(), CHAIN_DEPTH + 1);
+
+    g_lowest_sp = UINTPTR_MAX;
+    g_highest_sp = 0;
+    g_chain_resumes = 0;
+    lockstep_trigger_fire(&trig);
+    ck_assert_uint_eq(g_chain_resumes, CHAIN_DEPTH);
+    ck_assert_msg(g_highest_sp - g_lowest_sp < 1024,
+                  "resuming %d awaiters in a row used %lu bytes of stack: they nest", CHAIN_DEPTH,
+                  (unsigned long)(g_highest_sp - g_lowest_sp));
+
+    ck_assert(simple_task_await_ready(&t));
+    task_result r = simple_task_await_resume(&t);
+    ck_assert_int_eq(r.error, 0);
+    ck_assert_int_eq(r.value, CHAIN_DEPTH);
+    simple_task_release(&t);
+}
+END_TEST
+
+START_TEST(alloc_failure_creates_nothing)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+
+    lockstep_alloc_fail_nth(1);
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), ENOMEM);
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_ptr_null(t.m_promise);  /* no task handed out */
+    ck_assert_ptr_null(trig.waiter);  /* the body never ran */
+    ck_assert_uint_eq(after.allocs, before.allocs);
+    ck_assert_uint_eq(after.frees, before.frees);
+    ck_assert_uint_eq(after.failures, before.failures + 1);
+
+    /* the next attempt works: nothing was left wedged */
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), 0);
+    lockstep_trigger_fire(&trig);
+    ck_assert_int_eq(simple_task_await_resume(&t).value, 1);
+    simple_task_release(&t);
+}
+END_TEST
+
+START_TEST(release_before_completion)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(3)), 0);
+
+    simple_task_release(&t); /* unawaited, body still suspended */
+    ck_assert_ptr_null(t.m_promise);
+    ck_assert_msg(lockstep_alloc_totals().frees == before.frees, "the frame was freed while its body was suspended");
+
+    lockstep_trigger_fire(&trig); /* the body finishes and frees the frame */
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_uint_eq(after.allocs - before.allocs, 1);
+    ck_assert_uint_eq(after.frees - before.frees, 1);
+}
+END_TEST
+
+START_TEST(release_after_completion)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(4)), 0);
+
+    lockstep_trigger_fire(&trig); /* completes with nobody awaiting */
+    ck_assert_msg(lockstep_alloc_totals().frees == before.frees, "the frame was freed before the task was released");
+    simple_task_release(&t);
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_uint_eq(after.frees - before.frees, 1);
+
+    /* and a task that completed during creation */
+    ck_assert_int_eq(ready_task(&t, task_value(5)), 0);
+    simple_task_release(&t);
+    after = lockstep_alloc_totals();
+    ck_assert_uint_eq(after.allocs - before.allocs, 2);
+    ck_assert_uint_eq(after.frees - before.frees, 2);
+}
+END_TEST
+
+/* The third way through an await: not ready when asked, completed by the
+ * time the awaiter registers. Forced here on one thread, step by step. */
+static int g_dummy_resumes;
+
+static lockstep_coro *dummy_resume(lockstep_coro *self)
+{
+    (void)self;
+    ++g_dummy_resumes;
+    return NULL;
+}
+
+static void dummy_destroy(lockstep_coro *self)
+{
+    (void)self; /* lives on the test's stack */
+}
+
+START_TEST(late_completion)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(9)), 0);
+    lockstep_coro awaiting;
+    lockstep_coro_init(&awaiting, dummy_resume, dummy_destroy);
+    g_dummy_resumes = 0;
+
+    ck_assert(!simple_task_await_ready(&t));
+    lockstep_trigger_fire(&trig); /* completes in between */
+    ck_assert_msg(!simple_task_await_suspend(&t, &awaiting), "completed task: the awaiter must not suspend");
+    ck_assert_int_eq(simple_task_await_resume(&t).value, 9);
+    simple_task_release(&t);
+    ck_assert_int_eq(g_dummy_resumes, 0);
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_uint_eq(after.frees - before.frees, 1);
+}
+END_TEST
+
+/* ---- completion racing the await ------------------------------------------
+ * Each iteration: this thread makes a triggered task and a driver, hands the
+ * trigger to the firing thread, and runs the driver while the other thread
+ * fires. Jitter on both sides moves the meeting point, so both outcomes
+ * occur: the task completed first (ready, or late) or the driver suspended
+ * first and was resumed on the firing thread. */
+#define RACE_ITERATIONS 20000u
+
+typedef struct race_shared {
+    lockstep_trigger trig;
+    atomic_uint go;   /* iteration number: trigger armed, fire it */
+    atomic_uint done; /* iteration number: fired */
+    unsigned iterations;
+} race_shared;
+
+static void *race_firer(void *arg)
+{
+    race_shared *s = arg;
+    for (unsigned i = 1; i <= s->iterations; ++i) {
+        race_wait_for(&s->go, i);
+        race_jitter((i * 13u) % 67u);
+        lockstep_trigger_fire(&s->trig);
+        race_publish(&s->done, i);
+    }
+    return NULL;
+}
+
+START_TEST(completion_races_await)
+{
+    race_shared s;
+    lockstep_trigger_init(&s.trig);
+    atomic_init(&s.go, 0);
+    atomic_init(&s.done, 0);
+    s.iterations = RACE_ITERATIONS;
+    pthread_t firer;
+    ck_assert_int_eq(pthread_create(&firer, NULL, race_firer, &s), 0);
+
+    unsigned paths[4] = {0, 0, 0, 0};
+    for (unsigned i = 1; i <= s.iterations; ++i) {
+        simple_task t = {0};
+        ck_assert_int_eq(triggered_task(&t, &s.trig, task_value((intptr_t)i)), 0);
+        driver_frame *d = driver_new(t);
+        race_publish(&s.go, i);
+        race_jitter((i * 7u) % 61u);
+        lockstep_coro_resume(&d->coro);
+        race_wait_for(&s.done, i);
+
+        ck_assert(lockstep_coro_done(&d->coro));
+        ck_assert_int_eq(d->finished, 1);
+        ck_assert_int_eq(d->resumed_when_done, 0);
+        ck_assert_int_eq(d->result.value, (intptr_t)i);
+        ++paths[d->path];
+        lockstep_coro_destroy(&d->coro);
+    }
+    pthread_join(firer, NULL);
+    printf("awaits: %u ready, %u late, %u suspended\n", paths[PATH_READY], paths[PATH_LATE], paths[PATH_SUSPENDED]);
+    ck_assert_uint_eq(paths[PATH_NONE], 0);
+    ck_assert_msg(paths[PATH_READY] + paths[PATH_LATE] > 0, "the task never completed before the await");
+    ck_assert_msg(paths[PATH_SUSPENDED] > 0, "the await never suspended");
+}
+END_TEST
+
+/* ---- errata 1: the awaiter is destroyed while suspended ---------------------
+ * The driver awaits an unfinished task and is destroyed (C++: the coroutine
+ * that holds the task is destroyed), which releases the task. The task's
+ * body is still suspended, so its frame must stay; when it finishes it must
+ * free itself and must not resume the destroyed driver. Steps 01 and 02
+ * resume the dead driver (their README says why); the article's abandon()
+ * frees the running frame at once (the test build with
+ * LOCKSTEP_ARTICLE_ABANDON shows it). */
+START_TEST(awaiter_released_while_suspended)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(11)), 0);
+    int driver_resumes = 0;
+    driver_frame *d = driver_new(t);
+    d->resumes = &driver_resumes;
+    lockstep_coro_resume(&d->coro);
+    ck_assert_int_eq(d->path, PATH_SUSPENDED);
+
+    lockstep_coro_destroy(&d->coro); /* frees the driver, releases the task */
+    lockstep_alloc_counts mid = lockstep_alloc_totals();
+    ck_assert_msg(mid.frees - before.frees == 1,
+                  "releasing the awaited task freed its frame while its body was suspended (errata 1)");
+
+    lockstep_trigger_fire(&trig);
+    ck_assert_msg(driver_resumes == 0, "the task resumed its destroyed awaiter");
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_uint_eq(after.allocs - before.allocs, 2);
+    ck_assert_uint_eq(after.frees - before.frees, 2);
+}
+END_TEST
+
+/* ---- simple_task_wait: a plain thread blocks on a task ---------------------- */
+typedef struct delayed_fire {
+    lockstep_trigger *trig;
+    atomic_uint *started;
+} delayed_fire;
+
+static void *fire_later(void *arg)
+{
+    delayed_fire *df = arg;
+    race_publish(df->started, 1);
+    race_jitter(20000);
+    lockstep_trigger_fire(df->trig);
+    return NULL;
+}
+
+START_TEST(wait_blocks_until_complete)
+{
+    simple_task t = {0};
+    ck_assert_int_eq(ready_task(&t, task_value(21)), 0);
+    ck_assert_int_eq(simple_task_wait(&t).value, 21); /* already complete */
+    simple_task_release(&t);
+
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(22)), 0);
+    atomic_uint started;
+    atomic_init(&started, 0);
+    delayed_fire df = {&trig, &started};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, fire_later, &df), 0);
+    race_wait_for(&started, 1);
+    task_result r = simple_task_wait(&t);
+    pthread_join(th, NULL);
+    ck_assert_int_eq(r.error, 0);
+    ck_assert_int_eq(r.value, 22);
+    simple_task_release(&t);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
+        {ready_path, 1, NULL},
+        {suspend_path, 1, NULL},
+        {error_propagates, 1, NULL},
+        {deep_await_chain, 1, NULL},
+        {alloc_failure_creates_nothing, 1, NULL},
+        {release_before_completion, 1, NULL},
+        {release_after_completion, 1, NULL},
+        {late_completion, 1, NULL},
+        {completion_races_await, 1, NULL},
+        {awaiter_released_while_suspended, 3,
+         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)"},
+        {wait_blocks_until_complete, 1, NULL},
+    };
+    return lockstep_check_main("task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
+}
