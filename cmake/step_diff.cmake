@@ -1,0 +1,78 @@
+# cmake -DMODE=check -DPREV=steps/01-x -DTHIS=steps/02-y -P step_diff.cmake
+#   Fails unless the "## Files changed from ..." list in THIS/README.md names
+#   exactly the files that differ between the two step directories (added,
+#   removed or edited; the README itself excluded: it always differs).
+# cmake -DMODE=write -DPREV=... -DTHIS=... -DOUT=file.diff -P step_diff.cmake
+#   Writes `diff -ruN PREV THIS` to OUT.
+cmake_minimum_required(VERSION 3.25)
+
+if(MODE STREQUAL "write")
+  get_filename_component(parent "${THIS}" DIRECTORY)
+  get_filename_component(a "${PREV}" NAME)
+  get_filename_component(b "${THIS}" NAME)
+  get_filename_component(out_dir "${OUT}" DIRECTORY)
+  file(MAKE_DIRECTORY "${out_dir}")
+  execute_process(COMMAND diff -ruN "${a}" "${b}" WORKING_DIRECTORY "${parent}"
+                  OUTPUT_FILE "${OUT}" RESULT_VARIABLE rc)
+  if(rc GREATER 1)
+    message(FATAL_ERROR "diff failed (${rc})")
+  endif()
+  return()
+endif()
+
+# The files that really differ.
+file(GLOB_RECURSE before RELATIVE "${PREV}" "${PREV}/*")
+file(GLOB_RECURSE after RELATIVE "${THIS}" "${THIS}/*")
+set(all ${before} ${after})
+list(REMOVE_DUPLICATES all)
+list(REMOVE_ITEM all README.md)
+set(changed "")
+foreach(f IN LISTS all)
+  if(NOT EXISTS "${PREV}/${f}" OR NOT EXISTS "${THIS}/${f}")
+    list(APPEND changed "${f}")
+  else()
+    file(SHA256 "${PREV}/${f}" h1)
+    file(SHA256 "${THIS}/${f}" h2)
+    if(NOT h1 STREQUAL h2)
+      list(APPEND changed "${f}")
+    endif()
+  endif()
+endforeach()
+list(SORT changed)
+
+# The files the README says changed: "- `path`" lines under "## Files changed from".
+file(STRINGS "${THIS}/README.md" lines)
+set(listed "")
+set(in_section FALSE)
+set(found_section FALSE)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^## ")
+    set(in_section FALSE)
+    if(line MATCHES "^## Files changed from")
+      set(in_section TRUE)
+      set(found_section TRUE)
+    endif()
+  elseif(in_section AND line MATCHES "^[-*|] *`([^`]+)`")
+    if(NOT CMAKE_MATCH_1 STREQUAL "README.md")
+      list(APPEND listed "${CMAKE_MATCH_1}")
+    endif()
+  endif()
+endforeach()
+list(SORT listed)
+
+if(NOT found_section)
+  message(FATAL_ERROR "${THIS}/README.md has no '## Files changed from ...' section")
+endif()
+if(NOT listed STREQUAL changed)
+  set(missing ${changed})
+  set(extra ${listed})
+  if(listed)
+    list(REMOVE_ITEM missing ${listed})
+  endif()
+  if(changed)
+    list(REMOVE_ITEM extra ${changed})
+  endif()
+  message(FATAL_ERROR "README.md's list of changed files is not the diff.\n"
+    "  changed but not listed: ${missing}\n  listed but not changed: ${extra}")
+endif()
+message(STATUS "README lists exactly the ${PREV} -> ${THIS} changes: ${changed}")
