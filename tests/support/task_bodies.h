@@ -81,6 +81,71 @@ static inline int triggered_task(simple_task *task, lockstep_trigger *trig, task
     return 0;
 }
 
+/* ---- a driver: a coroutine that awaits one task ---------------------------
+ *
+ *     driver(task) { result = co_await task; release(task); }
+ *
+ * It records which way the await went. Its destroy function is what C++ runs
+ * when a suspended coroutine is destroyed: the task it awaits is released.
+ */
+enum await_path { PATH_NONE, PATH_READY, PATH_SUSPENDED, PATH_LATE };
+
+typedef struct driver_frame {
+    lockstep_coro coro;
+    simple_task task;     /* owned: released after the await, or by destroy */
+    task_result result;
+    enum await_path path;
+    int finished;         /* times the code after the await ran: must be 1 */
+    int resumed_when_done; /* resumes after the end: must stay 0 */
+    int *resumes;         /* optional: counts resumptions, outlives the frame */
+} driver_frame;
+
+static inline lockstep_coro *driver_resume(lockstep_coro *self)
+{
+    driver_frame *f = (driver_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (simple_task_await_ready(&f->task)) {
+            f->path = PATH_READY;
+        } else {
+            f->path = PATH_SUSPENDED; /* written before self is published */
+            if (simple_task_await_suspend(&f->task, self))
+                return NULL;
+            f->path = PATH_LATE; /* completed between await_ready and await_suspend */
+        }
+        /* fall through */
+    case 1:
+        if (f->resumes)
+            ++*f->resumes;
+        f->result = simple_task_await_resume(&f->task);
+        simple_task_release(&f->task);
+        ++f->finished;
+        self->resume_point = LOCKSTEP_CORO_DONE;
+        return NULL;
+    default:
+        ++f->resumed_when_done;
+        return NULL;
+    }
+}
+
+static inline void driver_destroy(lockstep_coro *self)
+{
+    driver_frame *f = (driver_frame *)self;
+    simple_task_release(&f->task); /* no-op if already released */
+    lockstep_coro_free(self);
+}
+
+/* Makes a driver that owns `task`; it runs when resumed. NULL: ENOMEM
+ * (the task is still the caller's). */
+static inline driver_frame *driver_create(simple_task task)
+{
+    driver_frame *f = (driver_frame *)lockstep_coro_new(sizeof(driver_frame), driver_resume, driver_destroy);
+    if (f)
+        f->task = task;
+    return f;
+}
+
 /* The value-only form of task_result, for brevity. */
 static inline task_result task_value(intptr_t v)
 {

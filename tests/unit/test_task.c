@@ -19,67 +19,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- a driver: a coroutine that awaits one task ---------------------------
- *
- *     driver(task) { result = co_await task; release(task); }
- *
- * It records which way the await went. Its destroy function is what C++ runs
- * when a suspended coroutine is destroyed: the task it awaits is released.
- */
-enum await_path { PATH_NONE, PATH_READY, PATH_SUSPENDED, PATH_LATE };
-
-typedef struct driver_frame {
-    lockstep_coro coro;
-    simple_task task;     /* owned: released after the await, or by destroy */
-    task_result result;
-    enum await_path path;
-    int finished;         /* times the code after the await ran: must be 1 */
-    int resumed_when_done; /* resumes after the end: must stay 0 */
-    int *resumes;         /* optional: counts resumptions, outlives the frame */
-} driver_frame;
-
-static lockstep_coro *driver_resume(lockstep_coro *self)
-{
-    driver_frame *f = (driver_frame *)self;
-    switch (self->resume_point) {
-    case 0:
-        self->resume_point = 1;
-        if (simple_task_await_ready(&f->task)) {
-            f->path = PATH_READY;
-        } else {
-            f->path = PATH_SUSPENDED; /* written before self is published */
-            if (simple_task_await_suspend(&f->task, self))
-                return NULL;
-            f->path = PATH_LATE; /* completed between await_ready and await_suspend */
-        }
-        /* fall through */
-    case 1:
-        if (f->resumes)
-            ++*f->resumes;
-        f->result = simple_task_await_resume(&f->task);
-        simple_task_release(&f->task);
-        ++f->finished;
-        self->resume_point = LOCKSTEP_CORO_DONE;
-        return NULL;
-    default:
-        ++f->resumed_when_done;
-        return NULL;
-    }
-}
-
-static void driver_destroy(lockstep_coro *self)
-{
-    driver_frame *f = (driver_frame *)self;
-    simple_task_release(&f->task); /* no-op if already released */
-    lockstep_coro_free(self);
-}
-
-/* Makes a driver that owns `task`; it runs when resumed. */
+/* Makes a driver (task_bodies.h) that owns `task`; it runs when resumed. */
 static driver_frame *driver_new(simple_task task)
 {
-    driver_frame *f = (driver_frame *)lockstep_coro_new(sizeof(driver_frame), driver_resume, driver_destroy);
+    driver_frame *f = driver_create(task);
     ck_assert_ptr_nonnull(f);
-    f->task = task;
     return f;
 }
 
@@ -345,34 +289,10 @@ END_TEST
  * first and was resumed on the firing thread. */
 #define RACE_ITERATIONS 20000u
 
-typedef struct race_shared {
-    lockstep_trigger trig;
-    atomic_uint go;   /* iteration number: trigger armed, fire it */
-    atomic_uint done; /* iteration number: fired */
-    unsigned iterations;
-} race_shared;
-
-static void *race_firer(void *arg)
-{
-    race_shared *s = arg;
-    for (unsigned i = 1; i <= s->iterations; ++i) {
-        race_wait_for(&s->go, i);
-        race_jitter((i * 13u) % 67u);
-        lockstep_trigger_fire(&s->trig);
-        race_publish(&s->done, i);
-    }
-    return NULL;
-}
-
 START_TEST(completion_races_await)
 {
-    race_shared s;
-    lockstep_trigger_init(&s.trig);
-    atomic_init(&s.go, 0);
-    atomic_init(&s.done, 0);
-    s.iterations = RACE_ITERATIONS;
-    pthread_t firer;
-    ck_assert_int_eq(pthread_create(&firer, NULL, race_firer, &s), 0);
+    race_firer s;
+    ck_assert_int_eq(race_firer_start(&s, RACE_ITERATIONS), 0);
 
     unsigned paths[4] = {0, 0, 0, 0};
     for (unsigned i = 1; i <= s.iterations; ++i) {
@@ -391,7 +311,7 @@ START_TEST(completion_races_await)
         ++paths[d->path];
         lockstep_coro_destroy(&d->coro);
     }
-    pthread_join(firer, NULL);
+    race_firer_join(&s);
     printf("awaits: %u ready, %u late, %u suspended\n", paths[PATH_READY], paths[PATH_LATE], paths[PATH_SUSPENDED]);
     ck_assert_uint_eq(paths[PATH_NONE], 0);
     ck_assert_msg(paths[PATH_READY] + paths[PATH_LATE] > 0, "the task never completed before the await");

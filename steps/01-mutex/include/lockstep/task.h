@@ -82,7 +82,8 @@ typedef struct simple_task {
  *        simple_promise_return_value() and `return simple_promise_final_suspend(...)`.
  * @return 0; ENOMEM if the frame could not be allocated (nothing was
  *         created, nothing leaks); another errno value if constructing the
- *         promise failed (the frame is freed).
+ *         promise failed (a step whose promise has a mutex: the error of
+ *         pthread_mutex_init); the frame is then freed.
  * @par Thread safety
  * Any thread.
  */
