@@ -139,10 +139,10 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {await_races_completion, 1, NULL},
-        {release_races_completion, 1, NULL},
+        {await_races_completion, 1, NULL, 0},
+        {release_races_completion, 1, NULL, 0},
         {awaiter_released_then_completed, 3,
-         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)"},
+         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)", 0},
     };
     return lockstep_check_main("stress.task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

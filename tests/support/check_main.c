@@ -2,6 +2,7 @@
 
 #include "lockstep/alloc.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +42,19 @@ static void add_case(Suite *s, const lockstep_case *c)
     suite_add_tcase(s, tc);
 }
 
+static bool applies(const lockstep_case *c, int step)
+{
+    return step >= c->since_step && (c->until_step == 0 || step <= c->until_step);
+}
+
 static void print_skip(const char *suite, int step, const lockstep_case *c)
 {
-    printf("SKIPPED %s.%s on step %02d: needs step %02d: %s\n", suite, c->test->name, step, c->since_step, c->why);
+    if (step < c->since_step)
+        printf("SKIPPED %s.%s on step %02d: needs step %02d: %s\n", suite, c->test->name, step, c->since_step,
+               c->why);
+    else
+        printf("SKIPPED %s.%s on step %02d: applies up to step %02d: %s\n", suite, c->test->name, step,
+               c->until_step, c->why);
 }
 
 int lockstep_check_main(const char *suite, int step, const lockstep_case *cases, size_t ncases, int argc,
@@ -66,7 +77,7 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
             fprintf(stderr, "%s: no case named '%s' (try --list)\n", argv[0], argv[1]);
             return 2;
         }
-        if (step < only->since_step) {
+        if (!applies(only, step)) {
             print_skip(suite, step, only);
             return SKIP_EXIT_CODE;
         }
@@ -77,7 +88,7 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
     for (size_t i = 0; i < ncases; ++i) {
         if (only && &cases[i] != only)
             continue;
-        if (step < cases[i].since_step) {
+        if (!applies(&cases[i], step)) {
             print_skip(suite, step, &cases[i]);
             continue;
         }

@@ -5,8 +5,9 @@
  *   test_task_step03 CASE       run one case; exit 0 pass, 1 fail, 77 skipped
  *   test_task_step03            run every case of this step
  *
- * A case that needs a later step stays registered: it is reported as skipped
- * with its reason (exit 77, which ctest shows as "Skipped"), never dropped.
+ * A case that needs a later step (or that a later step makes moot) stays
+ * registered: it is reported as skipped with its reason (exit 77, which ctest
+ * shows as "Skipped"), never dropped.
  * Every case runs inside a fixture that asserts it ended with no live
  * allocation and clears any injected allocation failure.
  */
@@ -19,7 +20,8 @@
 typedef struct lockstep_case {
     const TTest *test;   /* START_TEST(name) defines `name` */
     int since_step;      /* first step the case applies to (1: every step) */
-    const char *why;     /* why it cannot run before since_step */
+    const char *why;     /* why it does not run outside its steps */
+    int until_step;      /* last step it applies to (0, the default: every later step) */
 } lockstep_case;
 
 /* Runs the cases of `suite` as compiled for step `step` (see above). */

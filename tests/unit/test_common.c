@@ -251,14 +251,14 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {alloc_counts_blocks, 1, NULL},
-        {alloc_fail_nth_fails_once, 1, NULL},
-        {alloc_fail_after_keeps_failing, 1, NULL},
-        {alloc_counts_survive_thread_exit, 1, NULL},
-        {trampoline_keeps_stack_flat, 1, NULL},
-        {trigger_resumes_its_waiter_once, 1, NULL},
-        {executor_runs_everything_posted, 1, NULL},
-        {executor_rejects_bad_thread_count, 1, NULL},
+        {alloc_counts_blocks, 1, NULL, 0},
+        {alloc_fail_nth_fails_once, 1, NULL, 0},
+        {alloc_fail_after_keeps_failing, 1, NULL, 0},
+        {alloc_counts_survive_thread_exit, 1, NULL, 0},
+        {trampoline_keeps_stack_flat, 1, NULL, 0},
+        {trigger_resumes_its_waiter_once, 1, NULL, 0},
+        {executor_runs_everything_posted, 1, NULL, 0},
+        {executor_rejects_bad_thread_count, 1, NULL, 0},
     };
     return lockstep_check_main("common", 1, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

@@ -395,18 +395,18 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {ready_path, 1, NULL},
-        {suspend_path, 1, NULL},
-        {error_propagates, 1, NULL},
-        {deep_await_chain, 1, NULL},
-        {alloc_failure_creates_nothing, 1, NULL},
-        {release_before_completion, 1, NULL},
-        {release_after_completion, 1, NULL},
-        {late_completion, 1, NULL},
-        {completion_races_await, 1, NULL},
+        {ready_path, 1, NULL, 0},
+        {suspend_path, 1, NULL, 0},
+        {error_propagates, 1, NULL, 0},
+        {deep_await_chain, 1, NULL, 0},
+        {alloc_failure_creates_nothing, 1, NULL, 0},
+        {release_before_completion, 1, NULL, 0},
+        {release_after_completion, 1, NULL, 0},
+        {late_completion, 1, NULL, 0},
+        {completion_races_await, 1, NULL, 0},
         {awaiter_released_while_suspended, 3,
-         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)"},
-        {wait_blocks_until_complete, 1, NULL},
+         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)", 0},
+        {wait_blocks_until_complete, 1, NULL, 0},
     };
     return lockstep_check_main("task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

@@ -1,0 +1,118 @@
+/*
+ * awaitable_event under load: set() raced against many coroutines awaiting
+ * on the executor's threads.
+ *
+ * Each round: WAITERS coroutines hop onto a two-thread executor and await a
+ * fresh event; meanwhile this thread, after a varying delay, sets it. A
+ * waiter that arrives before set() is resumed by it (on this thread); one
+ * that arrives after passes at once (on a worker). Every waiter must pass
+ * exactly once: none lost, none resumed twice. LOCKSTEP_ITERATIONS sets the
+ * total number of awaits (default a million).
+ */
+#include "check_main.h"
+#include "race.h"
+
+#include "lockstep/alloc.h"
+#include "lockstep/coro.h"
+#include "lockstep/event.h"
+#include "lockstep/executor.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { WAITERS = 50 };
+
+/* waiter: co_await executor; co_await event; count. */
+typedef struct hop_waiter {
+    lockstep_coro coro;
+    lockstep_executor *ex;
+    lockstep_executor_awaiter hop;
+    awaitable_event *ev;
+    awaitable_event_awaiter aw;
+    int passed;
+    int suspended;
+    int error;             /* what the await returned */
+    atomic_uint *finished; /* the last thing the waiter touches */
+} hop_waiter;
+
+static lockstep_coro *hop_waiter_resume(lockstep_coro *self)
+{
+    hop_waiter *f = (hop_waiter *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        lockstep_executor_await_suspend(f->ex, &f->hop, self); /* always suspends */
+        return NULL;
+    case 1: /* on a worker */
+        self->resume_point = 2;
+        if (!awaitable_event_await_ready(f->ev, &f->aw)) {
+            f->suspended = 1;
+            if (awaitable_event_await_suspend(f->ev, &f->aw, self))
+                return NULL;
+            f->suspended = 0;
+        }
+        /* fall through */
+    case 2:
+        f->error = awaitable_event_await_resume(&f->aw);
+        ++f->passed;
+        self->resume_point = LOCKSTEP_CORO_DONE;
+        /* release: the frame is the test's again once it sees the count */
+        atomic_fetch_add_explicit(f->finished, 1, memory_order_release);
+        return NULL;
+    default: /* on any thread: Check's assertions belong to the test's thread */
+        fputs("stress_event: a waiter was resumed after its end\n", stderr);
+        abort();
+    }
+}
+
+START_TEST(set_races_awaits_on_executor)
+{
+    size_t rounds = lockstep_iterations(1000000) / WAITERS;
+    if (rounds == 0)
+        rounds = 1;
+    lockstep_executor ex;
+    ck_assert_int_eq(lockstep_executor_init(&ex, 2), 0);
+    hop_waiter *w[WAITERS];
+    uint64_t suspended = 0, ready = 0;
+    for (size_t round = 0; round < rounds; ++round) {
+        awaitable_event ev;
+        ck_assert_int_eq(awaitable_event_init(&ev), 0);
+        atomic_uint finished;
+        atomic_init(&finished, 0);
+        for (int i = 0; i < WAITERS; ++i) {
+            w[i] = (hop_waiter *)lockstep_coro_new(sizeof(hop_waiter), hop_waiter_resume, lockstep_coro_free);
+            ck_assert_ptr_nonnull(w[i]);
+            w[i]->ex = &ex;
+            w[i]->ev = &ev;
+            w[i]->finished = &finished;
+            lockstep_coro_resume(&w[i]->coro); /* hops onto the executor */
+        }
+        race_jitter((unsigned)(round * 101u % 3000u));
+        awaitable_event_set(&ev);
+        while (atomic_load_explicit(&finished, memory_order_acquire) != WAITERS)
+            sched_yield();
+        for (int i = 0; i < WAITERS; ++i) {
+            ck_assert_msg(w[i]->passed == 1, "round %zu: a waiter passed %d times", round, w[i]->passed);
+            ck_assert_int_eq(w[i]->error, 0);
+            suspended += (uint64_t)w[i]->suspended;
+            ready += (uint64_t)!w[i]->suspended;
+            lockstep_coro_destroy(&w[i]->coro);
+        }
+        awaitable_event_destroy(&ev);
+    }
+    lockstep_executor_destroy(&ex);
+    printf("event: %llu awaits suspended before set(), %llu came after it\n", (unsigned long long)suspended,
+           (unsigned long long)ready);
+    ck_assert_msg(suspended > 0, "no waiter ever suspended before set()");
+    ck_assert_msg(ready > 0, "no waiter ever came after set()");
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
+        {set_races_awaits_on_executor, 4, NULL, 0},
+    };
+    return lockstep_check_main("stress.event", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
+}
