@@ -22,46 +22,6 @@ static inline void race_pause(void)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
-/* ---- a firing thread ---------------------------------------------------
- * Iteration i (from 1): the test arms `trig` (a task suspends on it) and
- * publishes `go` = i; the firer jitters, fires, and publishes `done` = i.
- * Whatever the test does between its publish and its wait for `done` races
- * the completion of the task. */
-typedef struct race_firer {
-    lockstep_trigger trig;
-    atomic_uint go;   /* iteration number: trigger armed, fire it */
-    atomic_uint done; /* iteration number: fired */
-    unsigned iterations;
-    pthread_t thread;
-} race_firer;
-
-static inline void *race_firer_main(void *arg)
-{
-    race_firer *f = arg;
-    for (unsigned i = 1; i <= f->iterations; ++i) {
-        race_wait_for(&f->go, i);
-        race_jitter((i * 13u) % 67u);
-        lockstep_trigger_fire(&f->trig);
-        race_publish(&f->done, i);
-    }
-    return NULL;
-}
-
-/* Starts the firer for `iterations` iterations. 0 or pthread_create's error. */
-static inline int race_firer_start(race_firer *f, unsigned iterations)
-{
-    lockstep_trigger_init(&f->trig);
-    atomic_init(&f->go, 0);
-    atomic_init(&f->done, 0);
-    f->iterations = iterations;
-    return pthread_create(&f->thread, NULL, race_firer_main, f);
-}
-
-static inline void race_firer_join(race_firer *f)
-{
-    pthread_join(f->thread, NULL);
-}
-
 #endif
 }
 
@@ -91,6 +51,11 @@ static inline void race_jitter(unsigned n)
         race_pause();
 }
 
+/* ---- a firing thread ---------------------------------------------------
+ * Iteration i (from 1): the test arms `trig` (a task suspends on it) and
+ * publishes `go` = i; the firer jitters, fires, and publishes `done` = i.
+ * Whatever the test does between its publish and its wait for `done` races
+ * the completion of the task. */
 /* ---- a firing thread ---------------------------------------------------
  * Iteration i (from 1): the test arms `trig` (a task suspends on it) and
  * publishes `go` = i; the firer jitters, fires, and publishes `done` = i.
