@@ -3,7 +3,7 @@
  * on the executor's threads.
  *
  * Each round: WAITERS coroutines hop onto a two-thread executor and await a
- * fresh event; meanwhile this thread, after a varying delay, sets it. A
+ * fresh event; meanwhile this thread, after a steered delay (race.h), sets it. A
  * waiter that arrives before set() is resumed by it (on this thread); one
  * that arrives after passes at once (on a worker). Every waiter must pass
  * exactly once: none lost, none resumed twice. LOCKSTEP_ITERATIONS sets the
@@ -75,6 +75,7 @@ START_TEST(set_races_awaits_on_executor)
     ck_assert_int_eq(lockstep_executor_init(&ex, 2), 0);
     hop_waiter *w[WAITERS];
     uint64_t suspended = 0, ready = 0;
+    race_steer steer = {0};
     for (size_t round = 0; round < rounds; ++round) {
         awaitable_event ev;
         ck_assert_int_eq(awaitable_event_init(&ev), 0);
@@ -88,17 +89,23 @@ START_TEST(set_races_awaits_on_executor)
             w[i]->finished = &finished;
             lockstep_coro_resume(&w[i]->coro); /* hops onto the executor */
         }
-        race_jitter((unsigned)(round * 101u % 3000u));
+        race_steer_wait(&steer);
         awaitable_event_set(&ev);
         while (atomic_load_explicit(&finished, memory_order_acquire) != WAITERS)
             sched_yield();
+        unsigned round_suspended = 0;
         for (int i = 0; i < WAITERS; ++i) {
             ck_assert_msg(w[i]->passed == 1, "round %zu: a waiter passed %d times", round, w[i]->passed);
             ck_assert_int_eq(w[i]->error, 0);
-            suspended += (uint64_t)w[i]->suspended;
-            ready += (uint64_t)!w[i]->suspended;
+            round_suspended += (unsigned)w[i]->suspended;
             lockstep_coro_destroy(&w[i]->coro);
         }
+        suspended += round_suspended;
+        ready += WAITERS - round_suspended;
+        if (round_suspended == 0) /* set() came first for everyone: wait longer */
+            race_steer_update(&steer, true);
+        else if (round_suspended == WAITERS) /* set() came last: wait less */
+            race_steer_update(&steer, false);
         awaitable_event_destroy(&ev);
     }
     lockstep_executor_destroy(&ex);

@@ -12,16 +12,19 @@
  *   release  the task is released unawaited; whichever of release and
  *            completion comes second frees the frame.
  *   abandon  (step 03 on) a driver awaits the task and is destroyed while
- *            suspended, releasing the task; then the firer completes it. The
- *            completion must free the frame and must not resume the driver.
- *            Destroying a suspended coroutine while another thread may be
- *            resuming it is a race no design allows, so here the destruction
- *            is handed to the firer rather than raced with it: what is
- *            tested is the cross-thread hand-off of the frame.
+ *            suspended, on this thread, releasing the task; only then does
+ *            the firer complete it, on its thread. The completion must free
+ *            the frame and must not resume the driver. Destroying a suspended
+ *            coroutine while another thread may be resuming it is a race no
+ *            design allows, so this mode does not race: what it tests is
+ *            the hand-off of the frame between threads (and, under
+ *            ThreadSanitizer, the orders of abandon and final_suspend).
  *
  * After every iteration: exactly one frame allocated and one freed (no leak,
  * no double free), the driver finished exactly once (or was never resumed),
- * with the right value. Over the run, every outcome of each race occurred.
+ * with the right value. Over the run, both outcomes of each race occurred; a
+ * steer (race.h) keeps the test thread's delay where the threads meet, so
+ * they do on an idle machine and on a loaded one.
  */
 #include "check_main.h"
 #include "race.h"
@@ -58,14 +61,15 @@ START_TEST(await_races_completion)
     race_firer firer;
     ck_assert_int_eq(race_firer_start(&firer, iterations()), 0);
     unsigned paths[4] = {0, 0, 0, 0};
+    race_steer steer = {0};
     for (unsigned i = 1; i <= firer.iterations; ++i) {
         lockstep_alloc_counts before = lockstep_alloc_totals();
         simple_task t = {0};
         ck_assert_int_eq(triggered_task(&t, &firer.trig, task_value((intptr_t)i)), 0);
         driver_frame *d = driver_create(t);
         ck_assert_ptr_nonnull(d);
-        race_publish(&firer.go, i);
-        race_jitter((i * 7u) % 61u);
+        race_firer_go(&firer, i);
+        race_steer_wait(&steer);
         lockstep_coro_resume(&d->coro);
         race_wait_for(&firer.done, i);
 
@@ -73,6 +77,7 @@ START_TEST(await_races_completion)
                       "resumed %d times after its end", i, d->finished, d->resumed_when_done);
         ck_assert_int_eq(d->result.value, (intptr_t)i);
         ++paths[d->path];
+        race_steer_update(&steer, d->path == PATH_SUSPENDED);
         lockstep_coro_destroy(&d->coro);
         assert_one_frame_freed(&before, i, 1); /* the task's frame and the driver's */
     }
@@ -88,12 +93,13 @@ START_TEST(release_races_completion)
     race_firer firer;
     ck_assert_int_eq(race_firer_start(&firer, iterations()), 0);
     unsigned freed_by_release = 0, freed_by_completion = 0;
+    race_steer steer = {0};
     for (unsigned i = 1; i <= firer.iterations; ++i) {
         lockstep_alloc_counts before = lockstep_alloc_totals();
         simple_task t = {0};
         ck_assert_int_eq(triggered_task(&t, &firer.trig, task_value((intptr_t)i)), 0);
-        race_publish(&firer.go, i);
-        race_jitter((i * 7u) % 61u);
+        race_firer_go(&firer, i);
+        race_steer_wait(&steer);
         uint64_t my_frees = lockstep_alloc_thread().frees;
         simple_task_release(&t); /* frees the frame only if the completion came first */
         bool freed_here = lockstep_alloc_thread().frees != my_frees;
@@ -101,6 +107,7 @@ START_TEST(release_races_completion)
 
         freed_by_release += freed_here;
         freed_by_completion += !freed_here;
+        race_steer_update(&steer, !freed_here); /* the release came first */
         assert_one_frame_freed(&before, i, 0);
     }
     race_firer_join(&firer);
@@ -126,7 +133,7 @@ START_TEST(awaiter_released_then_completed)
         lockstep_coro_resume(&d->coro); /* suspends: the trigger has not fired */
         ck_assert_int_eq(d->path, PATH_SUSPENDED);
         lockstep_coro_destroy(&d->coro); /* releases the task: abandon() */
-        race_publish(&firer.go, i);
+        race_firer_go(&firer, i);
         race_wait_for(&firer.done, i); /* the completion frees the task's frame */
 
         ck_assert_msg(resumes == 0, "iteration %u: the destroyed driver was resumed", i);

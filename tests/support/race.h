@@ -1,6 +1,7 @@
 /*
- * Helpers for tests that race two threads: a hand-off flag, a jitter, and a
- * thread that fires a trigger once per iteration.
+ * Helpers for tests that race two threads: a hand-off flag, a jitter, a
+ * thread that fires a trigger once per iteration, and a steer that keeps
+ * both outcomes of a race occurring whatever the load.
  *
  * A hand-off is a counter stored with release and awaited with acquire: what
  * the storing thread did before (create a task, arm a trigger) is visible to
@@ -15,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
 static inline void race_pause(void)
 {
@@ -53,18 +55,16 @@ static inline void race_jitter(unsigned n)
 
 /* ---- a firing thread ---------------------------------------------------
  * Iteration i (from 1): the test arms `trig` (a task suspends on it) and
- * publishes `go` = i; the firer jitters, fires, and publishes `done` = i.
- * Whatever the test does between its publish and its wait for `done` races
- * the completion of the task. */
-/* ---- a firing thread ---------------------------------------------------
- * Iteration i (from 1): the test arms `trig` (a task suspends on it) and
- * publishes `go` = i; the firer jitters, fires, and publishes `done` = i.
- * Whatever the test does between its publish and its wait for `done` races
+ * publishes `go` = i; the firer wakes, publishes `awake` = i, jitters, fires,
+ * and publishes `done` = i. The test waits for `awake` before it acts, so
+ * both threads are running when they meet (a firer still waking up would
+ * always lose), and what it does between that and its wait for `done` races
  * the completion of the task. */
 typedef struct race_firer {
     lockstep_trigger trig;
-    atomic_uint go;   /* iteration number: trigger armed, fire it */
-    atomic_uint done; /* iteration number: fired */
+    atomic_uint go;    /* iteration number: trigger armed, fire it */
+    atomic_uint awake; /* iteration number: the firer is about to fire */
+    atomic_uint done;  /* iteration number: fired */
     unsigned iterations;
     pthread_t thread;
 } race_firer;
@@ -74,6 +74,7 @@ static inline void *race_firer_main(void *arg)
     race_firer *f = arg;
     for (unsigned i = 1; i <= f->iterations; ++i) {
         race_wait_for(&f->go, i);
+        race_publish(&f->awake, i);
         race_jitter((i * 13u) % 67u);
         lockstep_trigger_fire(&f->trig);
         race_publish(&f->done, i);
@@ -86,14 +87,49 @@ static inline int race_firer_start(race_firer *f, unsigned iterations)
 {
     lockstep_trigger_init(&f->trig);
     atomic_init(&f->go, 0);
+    atomic_init(&f->awake, 0);
     atomic_init(&f->done, 0);
     f->iterations = iterations;
     return pthread_create(&f->thread, NULL, race_firer_main, f);
 }
 
+/* The test's side of iteration i: hand the armed trigger over and wait until
+ * the firer is running. */
+static inline void race_firer_go(race_firer *f, unsigned i)
+{
+    race_publish(&f->go, i);
+    race_wait_for(&f->awake, i);
+}
+
 static inline void race_firer_join(race_firer *f)
 {
     pthread_join(f->thread, NULL);
+}
+
+/* ---- steering a race to its boundary ------------------------------------
+ * Which side of a race wins depends on the machine and its load: a fixed
+ * delay that splits the outcomes on an idle machine may give only one of
+ * them on a loaded one. The steer adapts the test thread's delay after every
+ * iteration: after the test thread came first it waits longer next time,
+ * after it came second it waits less. The delay settles where the two sides
+ * meet, so both outcomes keep occurring, each decided by a real race. */
+typedef struct race_steer {
+    unsigned delay; /* pause instructions before the test thread acts */
+} race_steer;
+
+#define RACE_STEER_MAX_DELAY (1u << 20)
+
+static inline void race_steer_wait(const race_steer *s)
+{
+    race_jitter(s->delay);
+}
+
+static inline void race_steer_update(race_steer *s, bool test_came_first)
+{
+    if (test_came_first)
+        s->delay = s->delay < RACE_STEER_MAX_DELAY ? 2 * s->delay + 1 : s->delay;
+    else
+        s->delay /= 2;
 }
 
 #endif

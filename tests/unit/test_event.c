@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,8 @@ typedef struct waiter_frame {
     int *order_len;
     int passed;         /* awaits completed */
     int suspended;      /* of those, how many suspended first */
+    int fast;           /* of those, how many saw the event set in await_ready */
+    bool rearm;         /* after the first pass: reset the event, await again at once */
     int last_error;     /* what the last await returned */
     const int *payload; /* optional: written by the setter before set() */
     int seen;           /* *payload as read after the await */
@@ -44,8 +47,11 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
     waiter_frame *f = (waiter_frame *)self;
     switch (self->resume_point) {
     case 0:
+    again:
         self->resume_point = 1;
-        if (!awaitable_event_await_ready(f->ev, &f->aw)) {
+        if (awaitable_event_await_ready(f->ev, &f->aw)) {
+            ++f->fast;
+        } else {
             ++f->suspended; /* written before self is published */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self))
                 return NULL;
@@ -62,6 +68,11 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
         if (f->passed == f->rounds) {
             self->resume_point = LOCKSTEP_CORO_DONE;
             return NULL;
+        }
+        if (f->rearm) { /* still inside set(): reuse the awaiter (its node) at once */
+            f->rearm = false;
+            awaitable_event_reset(f->ev);
+            goto again;
         }
         self->resume_point = 0; /* the next await starts when the park fires */
         lockstep_trigger_await_suspend(f->park, self);
@@ -192,10 +203,48 @@ START_TEST(waiter_awaits_again_after_resume)
 }
 END_TEST
 
+/* The first waiter set() resumes resets the event and awaits again at once,
+ * reusing its awaiter while set() is still walking the waiters. set() must
+ * have read what it needs of that waiter (step 05: the node's `next`) before
+ * resuming it: otherwise it follows the re-linked node and loses the rest. */
+START_TEST(waiter_reawaits_during_set)
+{
+    enum { WAITERS = 5 };
+    awaitable_event ev;
+    ck_assert_int_eq(awaitable_event_init(&ev), 0);
+    static int order[WAITERS + 1];
+    int order_len = 0;
+    waiter_frame *w[WAITERS];
+    for (int i = 0; i < WAITERS; ++i) {
+        w[i] = waiter_new(&ev, i, i == 0 ? 2 : 1);
+        w[i]->order = order;
+        w[i]->order_len = &order_len;
+        lockstep_coro_resume(&w[i]->coro);
+    }
+    w[0]->rearm = true;
+    awaitable_event_set(&ev);
+    for (int i = 1; i < WAITERS; ++i)
+        ck_assert_msg(w[i]->passed == 1, "waiter %d was lost when waiter 0 re-awaited during set()", i);
+    ck_assert_int_eq(w[0]->passed, 1);
+    ck_assert_int_eq(w[0]->suspended, 2); /* waiting again, after the reset */
+    ck_assert_int_eq(order_len, WAITERS);
+    for (int i = 0; i < WAITERS; ++i)
+        ck_assert_int_eq(order[i], i);
+
+    awaitable_event_set(&ev);
+    ck_assert_int_eq(w[0]->passed, 2);
+    for (int i = 0; i < WAITERS; ++i) {
+        ck_assert(lockstep_coro_done(&w[i]->coro));
+        lockstep_coro_destroy(&w[i]->coro);
+    }
+    awaitable_event_destroy(&ev);
+}
+END_TEST
+
 /* ---- waiters on several threads race set() ---------------------------------
  * Each round: THREADS threads each start WAITERS_EACH waiters on a fresh
- * event while this thread, after a varying delay, writes a payload and sets
- * the event. Every waiter must get past the await exactly once, either
+ * event while this thread, once they are running and after a steered delay
+ * (race.h), writes a payload and sets the event. Every waiter must get past the await exactly once, either
  * because it saw the event set or because set() resumed it; none may be
  * lost or resumed twice; and each must read the payload written before
  * set(). A waiter that sees the flag on the lock-free fast path is ordered
@@ -207,6 +256,7 @@ typedef struct racing_thread {
     pthread_t thread;
     waiter_frame *w[WAITERS_EACH];
     atomic_uint *go;
+    atomic_uint *running; /* threads that passed `go` this round */
     unsigned round;
 } racing_thread;
 
@@ -214,6 +264,7 @@ static void *start_waiters(void *arg)
 {
     racing_thread *t = arg;
     race_wait_for(t->go, t->round);
+    atomic_fetch_add_explicit(t->running, 1, memory_order_relaxed);
     for (int i = 0; i < WAITERS_EACH; ++i)
         lockstep_coro_resume(&t->w[i]->coro);
     return NULL;
@@ -221,60 +272,74 @@ static void *start_waiters(void *arg)
 
 START_TEST(waiters_on_threads_race_set)
 {
-    unsigned suspended = 0, passed_ready = 0;
+    unsigned suspended = 0, passed_ready = 0, fast = 0;
     int payload = 0;
-    atomic_uint go;
+    atomic_uint go, running;
     atomic_init(&go, 0);
+    race_steer steer = {0};
     for (unsigned round = 1; round <= RACE_ROUNDS; ++round) {
         awaitable_event ev;
         ck_assert_int_eq(awaitable_event_init(&ev), 0);
+        atomic_init(&running, 0);
         racing_thread t[THREADS];
         for (int k = 0; k < THREADS; ++k) {
-            for (int i = 0; i < WAITERS_EACH; ++i)
-            {
+            for (int i = 0; i < WAITERS_EACH; ++i) {
                 t[k].w[i] = waiter_new(&ev, k * WAITERS_EACH + i, 1);
                 t[k].w[i]->payload = &payload;
             }
             t[k].go = &go;
+            t[k].running = &running;
             t[k].round = round;
             ck_assert_int_eq(pthread_create(&t[k].thread, NULL, start_waiters, &t[k]), 0);
         }
         race_publish(&go, round);
-        race_jitter((round * 37u) % 2000u);
+        while (atomic_load_explicit(&running, memory_order_relaxed) < THREADS)
+            race_pause();
+        race_steer_wait(&steer);
         payload = (int)round;
         awaitable_event_set(&ev);
         for (int k = 0; k < THREADS; ++k)
             pthread_join(t[k].thread, NULL);
+        unsigned round_suspended = 0;
         for (int k = 0; k < THREADS; ++k) {
             for (int i = 0; i < WAITERS_EACH; ++i) {
                 waiter_frame *w = t[k].w[i];
                 ck_assert_msg(w->passed == 1, "round %u: waiter %d passed %d times", round, w->index, w->passed);
                 ck_assert_int_eq(w->last_error, 0);
                 ck_assert_int_eq(w->seen, (int)round);
-                suspended += (unsigned)w->suspended;
-                passed_ready += (unsigned)!w->suspended;
+                round_suspended += (unsigned)w->suspended;
+                fast += (unsigned)w->fast;
                 lockstep_coro_destroy(&w->coro);
             }
         }
+        suspended += round_suspended;
+        passed_ready += THREADS * WAITERS_EACH - round_suspended;
+        if (round_suspended == 0) /* set() came first for everyone: wait longer */
+            race_steer_update(&steer, true);
+        else if (round_suspended == THREADS * WAITERS_EACH) /* set() came last: wait less */
+            race_steer_update(&steer, false);
         awaitable_event_destroy(&ev);
     }
+    printf("event race: %u suspended, %u passed (%u of them on the lock-free fast path)\n", suspended,
+           passed_ready, fast);
     ck_assert_msg(suspended > 0, "no waiter ever suspended before set()");
-    ck_assert_msg(passed_ready > 0, "no waiter ever came after set()");
+    ck_assert_msg(fast > 0, "no waiter ever saw the event set in await_ready (the fast path)");
 }
 END_TEST
 
 /* ---- step 04: growing the array fails --------------------------------------
  * Four waiters fill the first array; the fifth needs a bigger one, and that
  * allocation fails. Its await must end at once with ENOMEM, unregistered;
- * the four others must be untouched and resumed by set(), in order. */
+ * the four others must be untouched, a sixth waiter must still be able to
+ * grow the array, and set() must resume the five registered ones in order. */
 START_TEST(growth_failure_gives_enomem)
 {
     awaitable_event ev;
     ck_assert_int_eq(awaitable_event_init(&ev), 0);
-    static int order[5];
+    static int order[6];
     int order_len = 0;
-    waiter_frame *w[5];
-    for (int i = 0; i < 5; ++i) {
+    waiter_frame *w[6];
+    for (int i = 0; i < 6; ++i) {
         w[i] = waiter_new(&ev, i, 1);
         w[i]->order = order;
         w[i]->order_len = &order_len;
@@ -290,16 +355,19 @@ START_TEST(growth_failure_gives_enomem)
     ck_assert_int_eq(w[4]->last_error, ENOMEM);
     ck_assert_int_eq(order_len, 1);
 
+    lockstep_coro_resume(&w[5]->coro); /* the next growth succeeds: the array was left intact */
+    ck_assert_int_eq(w[5]->suspended, 1);
+
     awaitable_event_set(&ev);
-    ck_assert_int_eq(order_len, 5);
-    for (int i = 0; i < 4; ++i) {
-        ck_assert_msg(order[i + 1] == i, "after the failure, resumed #%d was waiter %d", i, order[i + 1]);
-        ck_assert_int_eq(w[i]->passed, 1);
-        ck_assert_int_eq(w[i]->last_error, 0);
-    }
-    ck_assert_int_eq(w[4]->passed, 1); /* not resumed by set: it was never registered */
-    for (int i = 0; i < 5; ++i)
+    static const int expected[6] = {4, 0, 1, 2, 3, 5};
+    ck_assert_int_eq(order_len, 6);
+    for (int i = 0; i < 6; ++i)
+        ck_assert_msg(order[i] == expected[i], "resumed #%d was waiter %d, not %d", i, order[i], expected[i]);
+    for (int i = 0; i < 6; ++i) {
+        ck_assert_int_eq(w[i]->passed, 1); /* waiter 4 not resumed by set: never registered */
+        ck_assert_int_eq(w[i]->last_error, i == 4 ? ENOMEM : 0);
         lockstep_coro_destroy(&w[i]->coro);
+    }
     awaitable_event_destroy(&ev);
 }
 END_TEST
@@ -345,6 +413,7 @@ int main(int argc, char **argv)
         {many_waiters_resumed_once_in_fifo_order, 4, NULL, 0},
         {set_twice, 4, NULL, 0},
         {waiter_awaits_again_after_resume, 4, NULL, 0},
+        {waiter_reawaits_during_set, 4, NULL, 0},
         {waiters_on_threads_race_set, 4, NULL, 0},
         {growth_failure_gives_enomem, 4,
          "from step 05 the list node lives in the awaiter: awaiting allocates nothing, so nothing can fail", 4},

@@ -284,9 +284,10 @@ END_TEST
 /* ---- completion racing the await ------------------------------------------
  * Each iteration: this thread makes a triggered task and a driver, hands the
  * trigger to the firing thread, and runs the driver while the other thread
- * fires. Jitter on both sides moves the meeting point, so both outcomes
- * occur: the task completed first (ready, or late) or the driver suspended
- * first and was resumed on the firing thread. */
+ * fires. Both outcomes must occur: the task completed first (ready, or late)
+ * or the driver suspended first and was resumed on the firing thread. A
+ * steer (race.h) keeps this thread's delay at the point where the two
+ * threads meet, so they keep occurring on an idle machine and a busy one. */
 #define RACE_ITERATIONS 20000u
 
 START_TEST(completion_races_await)
@@ -295,12 +296,13 @@ START_TEST(completion_races_await)
     ck_assert_int_eq(race_firer_start(&s, RACE_ITERATIONS), 0);
 
     unsigned paths[4] = {0, 0, 0, 0};
+    race_steer steer = {0};
     for (unsigned i = 1; i <= s.iterations; ++i) {
         simple_task t = {0};
         ck_assert_int_eq(triggered_task(&t, &s.trig, task_value((intptr_t)i)), 0);
         driver_frame *d = driver_new(t);
-        race_publish(&s.go, i);
-        race_jitter((i * 7u) % 61u);
+        race_firer_go(&s, i);
+        race_steer_wait(&steer);
         lockstep_coro_resume(&d->coro);
         race_wait_for(&s.done, i);
 
@@ -309,6 +311,7 @@ START_TEST(completion_races_await)
         ck_assert_int_eq(d->resumed_when_done, 0);
         ck_assert_int_eq(d->result.value, (intptr_t)i);
         ++paths[d->path];
+        race_steer_update(&steer, d->path == PATH_SUSPENDED);
         lockstep_coro_destroy(&d->coro);
     }
     race_firer_join(&s);
