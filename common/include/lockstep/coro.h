@@ -111,6 +111,9 @@ static inline void lockstep_coro_destroy(lockstep_coro *h)
  * @brief Whether a coroutine has run to its end (C++: `handle.done()`).
  * @param h a coroutine that is not running.
  * @return true if its resume point is #LOCKSTEP_CORO_DONE.
+ * @par Thread safety
+ * Only when nothing can be resuming @p h (its last resumption happens
+ * before this call).
  */
 static inline bool lockstep_coro_done(const lockstep_coro *h)
 {
@@ -133,6 +136,8 @@ lockstep_coro *lockstep_coro_new(size_t frame_size, lockstep_resume_fn resume, l
  * @brief Frees a frame made by lockstep_coro_new(). A destroy function that
  *        has nothing else to release can be this function.
  * @param h the frame; invalid afterwards.
+ * @par Thread safety
+ * As lockstep_coro_destroy(): nobody may resume @p h concurrently or after.
  */
 void lockstep_coro_free(lockstep_coro *h);
 

@@ -27,6 +27,8 @@ typedef struct lockstep_trigger {
 /**
  * @brief Initializes an unarmed trigger.
  * @param t the trigger.
+ * @par Thread safety
+ * Before the trigger is shared.
  */
 static inline void lockstep_trigger_init(lockstep_trigger *t)
 {
@@ -46,9 +48,11 @@ static inline bool lockstep_trigger_await_ready(const lockstep_trigger *t)
 
 /**
  * @brief `co_await trigger`, step 2: arms the trigger with the waiter.
- * @param t an unarmed trigger.
+ * @param t an unarmed trigger (arming it twice is an assert).
  * @param h the awaiting coroutine.
  * @return true (always suspend).
+ * @par Thread safety
+ * Not thread-safe: arm before handing the trigger to the firing thread.
  */
 static inline bool lockstep_trigger_await_suspend(lockstep_trigger *t, lockstep_coro *h)
 {
@@ -60,6 +64,8 @@ static inline bool lockstep_trigger_await_suspend(lockstep_trigger *t, lockstep_
 /**
  * @brief Resumes the waiter, if any, on the calling thread, and disarms.
  * @param t the trigger.
+ * @par Thread safety
+ * One thread at a time; it must see the arming (see the file comment).
  */
 static inline void lockstep_trigger_fire(lockstep_trigger *t)
 {

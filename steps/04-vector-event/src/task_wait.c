@@ -37,8 +37,12 @@ task_result simple_task_wait(simple_task *task)
     if (!simple_task_await_ready(task)) {
         waker w;
         lockstep_coro_init(&w.coro, waker_resume, waker_destroy);
-        pthread_mutex_init(&w.mutex, NULL);
-        pthread_cond_init(&w.cond, NULL);
+        /* With default attributes these cannot fail on Linux or macOS. */
+        int err = pthread_mutex_init(&w.mutex, NULL);
+        assert(err == 0 && "simple_task_wait: pthread_mutex_init failed");
+        err = pthread_cond_init(&w.cond, NULL);
+        assert(err == 0 && "simple_task_wait: pthread_cond_init failed");
+        (void)err;
         w.woken = false;
         if (simple_task_await_suspend(task, &w.coro)) {
             pthread_mutex_lock(&w.mutex);

@@ -66,7 +66,7 @@ typedef struct simple_promise {
     task_result m_holder;        /**< the result, written by the body before final_suspend */
 } simple_promise;
 
-/** The task object: owns one reference to the promise (C++: `promise_ptr`). */
+/** The task object: the owner's hold on the promise (C++: `promise_ptr`). */
 typedef struct simple_task {
     simple_promise *m_promise; /**< NULL once released */
 } simple_task;
@@ -77,7 +77,8 @@ typedef struct simple_task {
  * @param promise receives the frame; the caller then copies the body's
  *        parameters into it and calls simple_task_start().
  * @param frame_size `sizeof` the body's frame struct, whose first member is a
- *        ::simple_promise.
+ *        ::simple_promise. The rest of the frame is left uninitialized: the
+ *        caller stores the body's parameters there.
  * @param body the body's resume function; it ends with
  *        simple_promise_return_value() and `return simple_promise_final_suspend(...)`.
  * @return 0; ENOMEM if the frame could not be allocated (nothing was
@@ -116,6 +117,9 @@ void simple_promise_return_value(simple_promise *promise, task_result result);
  *        returns, so the body must not touch it afterwards.
  * @return the awaiting coroutine to resume (C++: `waiter.resume()`), or
  *         NULL. The body returns it from its resume function.
+ * @par Thread safety
+ * Only the body, once, as its last step; the task's owner may be awaiting or
+ * releasing the task concurrently.
  */
 lockstep_coro *simple_promise_final_suspend(simple_promise *promise);
 
@@ -131,12 +135,16 @@ bool simple_task_await_ready(simple_task *task);
 /**
  * @brief `co_await task`, step 2: registers @p awaiting to be resumed when
  *        the task completes.
- * @param task an unreleased task; a task can be awaited only once.
+ * @param task an unreleased task; a task can be awaited only once (a second
+ *        await is an assert).
  * @param awaiting the awaiting coroutine, with its resume point already set
  *        to where it continues.
  * @return true if @p awaiting is now suspended (another thread may already be
  *         resuming it: touch nothing of it); false if the task completed in
  *         the meantime and @p awaiting continues at once.
+ * @par Thread safety
+ * The owner of @p task, after simple_task_await_ready() returned false; the
+ * body may be completing concurrently.
  */
 bool simple_task_await_suspend(simple_task *task, lockstep_coro *awaiting);
 
@@ -144,6 +152,9 @@ bool simple_task_await_suspend(simple_task *task, lockstep_coro *awaiting);
  * @brief `co_await task`, step 3: the result.
  * @param task a completed, unreleased task.
  * @return the task's result.
+ * @par Thread safety
+ * The owner of @p task, after the await ready or suspend step said it has
+ * completed (or after the awaiting coroutine was resumed).
  */
 task_result simple_task_await_resume(simple_task *task);
 
@@ -151,8 +162,11 @@ task_result simple_task_await_resume(simple_task *task);
  * @brief Releases the task object (C++: the task's destructor). The frame is
  *        freed now if the body has finished, otherwise when it finishes.
  * @param task a task, or an empty one (nothing happens); empty afterwards.
+ *        Releasing twice through copies of one task is an assert (from step 03).
  * @par Thread safety
- * The owner of @p task.
+ * The owner of @p task. A coroutine that is destroyed while suspended on the
+ * task releases it this way: from step 03 on, the task then never resumes
+ * it; in steps 01 and 02 it still does (a use after free, see their READMEs).
  */
 void simple_task_release(simple_task *task);
 

@@ -52,13 +52,19 @@ typedef struct awaitable_event_awaiter {
  * @brief Initializes an unsignaled event with no waiters.
  * @param ev caller-allocated storage.
  * @return 0, or the error of pthread_mutex_init.
+ * @par Thread safety
+ * Before the event is shared.
  */
 int awaitable_event_init(awaitable_event *ev);
 
 /**
  * @brief Releases what the event holds.
- * @param ev an initialized event with no suspended waiters (set it first),
- *        and no set() still running; uninitialized afterwards.
+ * @param ev an initialized event with no suspended waiters (set it first);
+ *        uninitialized afterwards. A set() may still be running: it does not
+ *        touch the event once it resumes the first waiter, so the last waiter
+ *        it resumes may destroy the event.
+ * @par Thread safety
+ * Nothing else may use @p ev concurrently or afterwards.
  */
 void awaitable_event_destroy(awaitable_event *ev);
 
@@ -88,6 +94,9 @@ void awaitable_event_reset(awaitable_event *ev);
  * @param ev the event.
  * @param aw the awaiter, in the awaiting frame; this prepares it.
  * @return true if the event is set (skip the suspend step).
+ * @par Thread safety
+ * Any thread; seeing the event set here also shows what the setter wrote
+ * before set().
  */
 bool awaitable_event_await_ready(awaitable_event *ev, awaitable_event_awaiter *aw);
 
@@ -98,8 +107,11 @@ bool awaitable_event_await_ready(awaitable_event *ev, awaitable_event_awaiter *a
  * @param h the awaiting coroutine, with its resume point already set.
  * @return true if @p h is now suspended (set() may already be resuming it on
  *         another thread: touch nothing of it); false if it continues at once:
- *         the event was set meanwhile, or registering failed (the awaiter
- *         then reports ENOMEM; the event and its other waiters are untouched).
+ *         the event was set meanwhile, or (in a step whose registration
+ *         allocates: step 04) registering failed; the awaiter then reports
+ *         ENOMEM and the event and its other waiters are untouched.
+ * @par Thread safety
+ * Any thread, concurrently with set(), reset() and other awaits.
  */
 bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter *aw, lockstep_coro *h);
 
@@ -107,7 +119,9 @@ bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter 
  * @brief `co_await event`, step 3: how the await ended.
  * @param aw the awaiter.
  * @return 0 when the event was signaled; ENOMEM when the waiter could not be
- *         registered (only in a step whose registration allocates).
+ *         registered (only in a step whose registration allocates: step 04).
+ * @par Thread safety
+ * The awaiting coroutine, once it continues.
  */
 int awaitable_event_await_resume(const awaitable_event_awaiter *aw);
 

@@ -37,7 +37,7 @@
 
 /** A waiting coroutine: a list node that lives in its awaiter. */
 typedef struct awaitable_event_node {
-    struct awaitable_event_node *next; /**< the waiter that arrived before this one */
+    struct awaitable_event_node *next; /**< the next node (while waiting: the waiter that arrived before) */
     lockstep_coro *handle;             /**< the waiting coroutine */
 } awaitable_event_node;
 
@@ -51,20 +51,26 @@ typedef struct awaitable_event {
 /** The awaiter: lives in the awaiting coroutine's frame for one await. */
 typedef struct awaitable_event_awaiter {
     awaitable_event_node n; /**< this waiter's list node: no allocation needed */
-    int error;              /**< what await_resume returns: 0, or ENOMEM if it could not register */
+    int error;              /**< what await_resume returns: always 0 here (ENOMEM was step 04's) */
 } awaitable_event_awaiter;
 
 /**
  * @brief Initializes an unsignaled event with no waiters.
  * @param ev caller-allocated storage.
  * @return 0, or the error of pthread_mutex_init.
+ * @par Thread safety
+ * Before the event is shared.
  */
 int awaitable_event_init(awaitable_event *ev);
 
 /**
  * @brief Releases what the event holds.
- * @param ev an initialized event with no suspended waiters (set it first),
- *        and no set() still running; uninitialized afterwards.
+ * @param ev an initialized event with no suspended waiters (set it first);
+ *        uninitialized afterwards. A set() may still be running: it does not
+ *        touch the event once it resumes the first waiter, so the last waiter
+ *        it resumes may destroy the event.
+ * @par Thread safety
+ * Nothing else may use @p ev concurrently or afterwards.
  */
 void awaitable_event_destroy(awaitable_event *ev);
 
@@ -94,6 +100,9 @@ void awaitable_event_reset(awaitable_event *ev);
  * @param ev the event.
  * @param aw the awaiter, in the awaiting frame; this prepares it.
  * @return true if the event is set (skip the suspend step).
+ * @par Thread safety
+ * Any thread; seeing the event set here also shows what the setter wrote
+ * before set().
  */
 bool awaitable_event_await_ready(awaitable_event *ev, awaitable_event_awaiter *aw);
 
@@ -104,8 +113,11 @@ bool awaitable_event_await_ready(awaitable_event *ev, awaitable_event_awaiter *a
  * @param h the awaiting coroutine, with its resume point already set.
  * @return true if @p h is now suspended (set() may already be resuming it on
  *         another thread: touch nothing of it); false if it continues at once:
- *         the event was set meanwhile, or registering failed (the awaiter
- *         then reports ENOMEM; the event and its other waiters are untouched).
+ *         the event was set meanwhile, or (in a step whose registration
+ *         allocates: step 04) registering failed; the awaiter then reports
+ *         ENOMEM and the event and its other waiters are untouched.
+ * @par Thread safety
+ * Any thread, concurrently with set(), reset() and other awaits.
  */
 bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter *aw, lockstep_coro *h);
 
@@ -113,7 +125,9 @@ bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter 
  * @brief `co_await event`, step 3: how the await ended.
  * @param aw the awaiter.
  * @return 0 when the event was signaled; ENOMEM when the waiter could not be
- *         registered (only in a step whose registration allocates).
+ *         registered (only in a step whose registration allocates: step 04).
+ * @par Thread safety
+ * The awaiting coroutine, once it continues.
  */
 int awaitable_event_await_resume(const awaitable_event_awaiter *aw);
 
