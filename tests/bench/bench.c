@@ -112,22 +112,30 @@ static lockstep_coro *driver_finish(lockstep_coro *self)
     return NULL;
 }
 
-/* task_ready: the driver loops  sum += co_await ready_task();  the task has
- * completed before the await, which takes the already-completed path. */
-typedef struct ready_driver {
+/* The driver of task_ready and task_suspend loops
+ *     sum += co_await ready_task();            (trig == NULL)
+ *     sum += co_await triggered_task(trig, i); (otherwise)
+ * In task_ready the task has completed before the await, which takes the
+ * already-completed path. In task_suspend the harness fires the trigger; the
+ * task completes and resumes the driver, which releases the task and creates
+ * the next one. */
+typedef struct await_driver {
     lockstep_coro coro;
     size_t i, n;
     long sum;
+    lockstep_trigger *trig;
     simple_task task;
-} ready_driver;
+} await_driver;
 
-static lockstep_coro *ready_driver_resume(lockstep_coro *self)
+static lockstep_coro *await_driver_resume(lockstep_coro *self)
 {
-    ready_driver *f = (ready_driver *)self;
+    await_driver *f = (await_driver *)self;
     switch (self->resume_point) {
     case 0:
         for (f->i = 0; f->i < f->n; ++f->i) {
-            if (ready_task(&f->task, task_value(42)) != 0)
+            int err = f->trig ? triggered_task(&f->task, f->trig, task_value((intptr_t)f->i))
+                              : ready_task(&f->task, task_value(42));
+            if (err)
                 die("out of memory");
             self->resume_point = 1;
             if (!simple_task_await_ready(&f->task) && simple_task_await_suspend(&f->task, self))
@@ -141,12 +149,19 @@ static lockstep_coro *ready_driver_resume(lockstep_coro *self)
     return driver_finish(self);
 }
 
-static sample task_ready(size_t n)
+static await_driver *await_driver_new(size_t n, lockstep_trigger *trig)
 {
-    ready_driver *d = (ready_driver *)lockstep_coro_new(sizeof *d, ready_driver_resume, lockstep_coro_free);
+    await_driver *d = (await_driver *)lockstep_coro_new(sizeof *d, await_driver_resume, lockstep_coro_free);
     if (!d)
         die("out of memory");
     d->n = n;
+    d->trig = trig;
+    return d;
+}
+
+static sample task_ready(size_t n)
+{
+    await_driver *d = await_driver_new(n, NULL);
     meter m;
     meter_start(&m);
     lockstep_coro_resume(&d->coro);
@@ -156,47 +171,11 @@ static sample task_ready(size_t n)
     return s;
 }
 
-/* task_suspend: the driver loops  sum += co_await triggered_task(trig, i);
- * the harness fires the trigger; the task completes and resumes the driver,
- * which releases the task and creates the next one. */
-typedef struct triggered_driver {
-    lockstep_coro coro;
-    size_t i, n;
-    long sum;
-    lockstep_trigger *trig;
-    simple_task task;
-} triggered_driver;
-
-static lockstep_coro *triggered_driver_resume(lockstep_coro *self)
-{
-    triggered_driver *f = (triggered_driver *)self;
-    switch (self->resume_point) {
-    case 0:
-        for (f->i = 0; f->i < f->n; ++f->i) {
-            if (triggered_task(&f->task, f->trig, task_value((intptr_t)f->i)) != 0)
-                die("out of memory");
-            self->resume_point = 1;
-            if (!simple_task_await_ready(&f->task) && simple_task_await_suspend(&f->task, self))
-                return NULL;
-            /* fall through */
-    case 1:
-            f->sum += simple_task_await_resume(&f->task).value;
-            simple_task_release(&f->task);
-        }
-    }
-    return driver_finish(self);
-}
-
 static sample task_suspend(size_t n)
 {
     lockstep_trigger trig;
     lockstep_trigger_init(&trig);
-    triggered_driver *d =
-        (triggered_driver *)lockstep_coro_new(sizeof *d, triggered_driver_resume, lockstep_coro_free);
-    if (!d)
-        die("out of memory");
-    d->n = n;
-    d->trig = &trig;
+    await_driver *d = await_driver_new(n, &trig);
     meter m;
     meter_start(&m);
     lockstep_coro_resume(&d->coro);
