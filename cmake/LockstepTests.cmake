@@ -8,6 +8,10 @@
 
 set(LOCKSTEP_ITERATIONS "" CACHE STRING "Iterations for the stress tests (empty: each test's default)")
 
+# Every skipped test appends its reason here; ctest empties the file before a
+# run and prints it after (tests/support/CTestCustom.cmake.in).
+set(LOCKSTEP_SKIP_LOG "${PROJECT_BINARY_DIR}/Testing/skipped.txt")
+
 function(lockstep_check_test target source)
   cmake_parse_arguments(ARG "" "PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
@@ -18,7 +22,7 @@ function(lockstep_check_test target source)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
-  set(env ${ARG_ENVIRONMENT})
+  set(env ${ARG_ENVIRONMENT} "LOCKSTEP_SKIP_LOG=${LOCKSTEP_SKIP_LOG}")
   if(LOCKSTEP_ITERATIONS)
     list(APPEND env "LOCKSTEP_ITERATIONS=${LOCKSTEP_ITERATIONS}")
   endif()
@@ -29,10 +33,8 @@ function(lockstep_check_test target source)
       LABELS "${ARG_LABELS}"
       SKIP_RETURN_CODE 77
       TIMEOUT ${ARG_TIMEOUT})
-    if(env)
-      set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES ENVIRONMENT "${env}")
-    endif()
-    if(case MATCHES "race")
+    set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES ENVIRONMENT "${env}")
+    if(case MATCHES "race|thread|fast_path")
       # Races spin two or more threads: alone, they meet as they would in use.
       set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES RUN_SERIAL TRUE)
     endif()
@@ -43,6 +45,7 @@ endfunction()
 # A test that reports itself skipped, for a suite whose component a step lacks.
 function(lockstep_skipped_test name reason)
   cmake_parse_arguments(ARG "" "" "LABELS" ${ARGN})
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED ${name}: ${reason}")
-  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" SKIP_REGULAR_EXPRESSION "^SKIPPED ")
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DLINE=${name}: ${reason}" -P "${PROJECT_SOURCE_DIR}/cmake/skip_test.cmake")
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" SKIP_REGULAR_EXPRESSION "^SKIPPED "
+    ENVIRONMENT "LOCKSTEP_SKIP_LOG=${LOCKSTEP_SKIP_LOG}")
 endfunction()

@@ -3,11 +3,13 @@
  * on the executor's threads.
  *
  * Each round: WAITERS coroutines hop onto a two-thread executor and await a
- * fresh event; meanwhile this thread, after a steered delay (race.h), sets it. A
- * waiter that arrives before set() is resumed by it (on this thread); one
- * that arrives after passes at once (on a worker). Every waiter must pass
- * exactly once: none lost, none resumed twice. LOCKSTEP_ITERATIONS sets the
- * total number of awaits (default a million).
+ * fresh event; meanwhile this thread sets it. A waiter that arrives before
+ * set() is resumed by it (on this thread); one that arrives after passes at
+ * once (on a worker). Every waiter must pass exactly once: none lost, none
+ * resumed twice. Over the run both must occur; a steer (race.h) delays this
+ * thread or the waiters, whichever keeps coming first (on one CPU the
+ * coverage check is reported skipped). LOCKSTEP_ITERATIONS sets the total
+ * number of awaits (default a million).
  */
 #include "check_main.h"
 #include "race.h"
@@ -33,6 +35,7 @@ typedef struct hop_waiter {
     int passed;
     int suspended;
     int error;             /* what the await returned */
+    unsigned delay;        /* the steer's share, before the await */
     atomic_uint *finished; /* the last thing the waiter touches */
 } hop_waiter;
 
@@ -46,6 +49,7 @@ static lockstep_coro *hop_waiter_resume(lockstep_coro *self)
         return NULL;
     case 1: /* on a worker */
         self->resume_point = 2;
+        race_jitter(f->delay);
         if (!awaitable_event_await_ready(f->ev, &f->aw)) {
             f->suspended = 1;
             if (awaitable_event_await_suspend(f->ev, &f->aw, self))
@@ -76,6 +80,8 @@ START_TEST(set_races_awaits_on_executor)
     hop_waiter *w[WAITERS];
     uint64_t suspended = 0, ready = 0;
     race_steer steer = {0};
+    race_budget budget = race_budget_start(10.0); /* race.h: may stop early under load */
+    size_t ran = 0;
     for (size_t round = 0; round < rounds; ++round) {
         awaitable_event ev;
         ck_assert_int_eq(awaitable_event_init(&ev), 0);
@@ -87,32 +93,36 @@ START_TEST(set_races_awaits_on_executor)
             w[i]->ex = &ex;
             w[i]->ev = &ev;
             w[i]->finished = &finished;
+            w[i]->delay = race_steer_other_delay(&steer);
             lockstep_coro_resume(&w[i]->coro); /* hops onto the executor */
         }
         race_steer_wait(&steer);
         awaitable_event_set(&ev);
-        while (atomic_load_explicit(&finished, memory_order_acquire) != WAITERS)
-            sched_yield();
+        race_wait_for(&finished, WAITERS);
         unsigned round_suspended = 0;
         for (int i = 0; i < WAITERS; ++i) {
-            ck_assert_msg(w[i]->passed == 1, "round %zu: a waiter passed %d times", round, w[i]->passed);
+            ck_assert_msg(w[i]->passed == 1,
+                          "round %zu: expected waiter %d to pass its await once, it passed %d times (%s). See "
+                          LOCKSTEP_STEP_README ", \"The idea\"",
+                          round, i, w[i]->passed, w[i]->passed == 0 ? "lost: never resumed" : "resumed twice");
             ck_assert_int_eq(w[i]->error, 0);
             round_suspended += (unsigned)w[i]->suspended;
             lockstep_coro_destroy(&w[i]->coro);
         }
         suspended += round_suspended;
         ready += WAITERS - round_suspended;
-        if (round_suspended == 0) /* set() came first for everyone: wait longer */
+        if (round_suspended == 0) /* set() came first for everyone: the setter waits longer */
             race_steer_update(&steer, true);
-        else if (round_suspended == WAITERS) /* set() came last: wait less */
+        else if (round_suspended == WAITERS) /* set() came last: the waiters wait longer */
             race_steer_update(&steer, false);
         awaitable_event_destroy(&ev);
+        ran = round + 1;
+        if (race_budget_spent(&budget) && suspended > 0 && ready > 0)
+            break;
     }
     lockstep_executor_destroy(&ex);
-    printf("event: %llu awaits suspended before set(), %llu came after it\n", (unsigned long long)suspended,
-           (unsigned long long)ready);
-    ck_assert_msg(suspended > 0, "no waiter ever suspended before set()");
-    ck_assert_msg(ready > 0, "no waiter ever came after set()");
+    lockstep_check_race_coverage("set vs awaits on the executor", "awaits suspended before set()", suspended,
+                                 "awaits came after set()", ready, ran, LOCKSTEP_STEP_README);
 }
 END_TEST
 

@@ -1,7 +1,10 @@
 #include "check_main.h"
 
+#include "race.h"
+
 #include "lockstep/alloc.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +14,16 @@
 #define SKIP_EXIT_CODE 77 /* ctest: SKIP_RETURN_CODE */
 
 static int64_t g_live_before;
+
+/* Checks that the cases of this process reported as skipped after passing
+ * (lockstep_skip_after_checks). One case per process under ctest; a whole
+ * suite run may have several. */
+#define MAX_SKIPS 32
+static struct skip_record {
+    char tcase[128];
+    char why[512];
+} g_skips[MAX_SKIPS];
+static size_t g_nskips;
 
 static void leak_setup(void)
 {
@@ -47,14 +60,75 @@ static bool applies(const lockstep_case *c, int step)
     return step >= c->since_step && (c->until_step == 0 || step <= c->until_step);
 }
 
+/* Prints "SKIPPED <what>" and, when ctest runs us (LOCKSTEP_SKIP_LOG, see
+ * CTestCustom.cmake.in), appends the same line to the run's list of skips,
+ * which ctest prints after its summary. */
+static void report_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void report_skip(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    printf("SKIPPED %s\n", line);
+    const char *log = getenv("LOCKSTEP_SKIP_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+}
+
 static void print_skip(const char *suite, int step, const lockstep_case *c)
 {
     if (step < c->since_step)
-        printf("SKIPPED %s.%s on step %02d: needs step %02d: %s\n", suite, c->test->name, step, c->since_step,
-               c->why);
+        report_skip("step%02d.%s.%s: needs step %02d: %s", step, suite, c->test->name, c->since_step, c->why);
     else
-        printf("SKIPPED %s.%s on step %02d: applies up to step %02d: %s\n", suite, c->test->name, step,
-               c->until_step, c->why);
+        report_skip("step%02d.%s.%s: applies up to step %02d: %s", step, suite, c->test->name, c->until_step,
+                    c->why);
+}
+
+void lockstep_skip_after_checks(const char *fmt, ...)
+{
+    if (g_nskips == MAX_SKIPS)
+        return;
+    struct skip_record *r = &g_skips[g_nskips++];
+    snprintf(r->tcase, sizeof r->tcase, "%s", tcase_name());
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->why, sizeof r->why, fmt, ap);
+    va_end(ap);
+}
+
+static const char *skip_reason(const char *tcase)
+{
+    for (size_t i = 0; i < g_nskips; ++i)
+        if (strcmp(g_skips[i].tcase, tcase) == 0)
+            return g_skips[i].why;
+    return NULL;
+}
+
+void lockstep_check_race_coverage(const char *race, const char *outcome_a, uint64_t a, const char *outcome_b,
+                                  uint64_t b, uint64_t iterations, const char *readme)
+{
+    printf("%s: %llu %s, %llu %s (%llu iterations, %d CPUs)\n", race, (unsigned long long)a, outcome_a,
+           (unsigned long long)b, outcome_b, (unsigned long long)iterations, race_cpus());
+    if (a > 0 && b > 0)
+        return;
+    const char *missing = a == 0 ? outcome_a : outcome_b;
+    if (race_cpus() < 2) {
+        lockstep_skip_after_checks("coverage: '%s' never occurred, and on one CPU it cannot be forced: the "
+                                   "threads take turns instead of racing (every outcome that occurred was "
+                                   "checked)",
+                                   missing);
+        return;
+    }
+    ck_abort_msg("%s: expected both outcomes over %llu iterations, but '%s' never occurred (%llu %s, %llu %s) "
+                 "with %d CPUs, although the steer (tests/support/race.h) delays whichever side keeps "
+                 "winning. See %s",
+                 race, (unsigned long long)iterations, missing, (unsigned long long)a, outcome_a,
+                 (unsigned long long)b, outcome_b, race_cpus(), readme);
 }
 
 int lockstep_check_main(const char *suite, int step, const lockstep_case *cases, size_t ncases, int argc,
@@ -103,9 +177,22 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
     srunner_run_all(sr, CK_VERBOSE);
     int failed = srunner_ntests_failed(sr);
     int run = srunner_ntests_run(sr);
+    int skipped_after_checks = 0;
+    TestResult **results = srunner_results(sr);
+    for (int i = 0; i < run; ++i) {
+        const char *why = skip_reason(tr_tcname(results[i]));
+        if (tr_rtype(results[i]) == CK_PASS && why) {
+            report_skip("step%02d.%s.%s: %s", step, suite, tr_tcname(results[i]), why);
+            ++skipped_after_checks;
+        }
+    }
+    free(results);
     srunner_free(sr);
-    printf("%s: %d passed, %d failed, %zu skipped\n", suite, run - failed, failed, (only ? 1 : ncases) - selected);
-    return failed == 0 && run == (int)selected ? 0 : 1;
+    printf("%s: %d passed, %d failed, %zu skipped\n", suite, run - failed - skipped_after_checks, failed,
+           (only ? 1 : ncases) - selected + (size_t)skipped_after_checks);
+    if (failed != 0 || run != (int)selected)
+        return 1;
+    return only && skipped_after_checks ? SKIP_EXIT_CODE : 0;
 }
 
 size_t lockstep_iterations(size_t dflt)

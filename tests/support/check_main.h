@@ -10,12 +10,19 @@
  * shows as "Skipped"), never dropped.
  * Every case runs inside a fixture that asserts it ended with no live
  * allocation and clears any injected allocation failure.
+ *
+ * A case can also pass every assertion it could make and report one check it
+ * could not make as skipped (lockstep_skip_after_checks): a race test on a
+ * machine with one CPU still checks every outcome that occurred, but cannot
+ * produce both. It exits 77 with its reason, like a case for a later step.
+ * Every "SKIPPED" line is printed again after ctest's summary (CTestCustom).
  */
 #ifndef LOCKSTEP_CHECK_MAIN_H
 #define LOCKSTEP_CHECK_MAIN_H
 
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct lockstep_case {
     const TTest *test;   /* START_TEST(name) defines `name` */
@@ -32,5 +39,19 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
  * environment if set (ctest sets it per build: fewer under sanitizers),
  * else `dflt`. */
 size_t lockstep_iterations(size_t dflt);
+
+/* Inside a case: when the case ends having passed, report it as skipped with
+ * this reason (printf format) instead of passed. For a check that cannot be
+ * made here, never for one that failed. */
+void lockstep_skip_after_checks(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The coverage check of a race test, at the end of the case: both outcomes
+ * of the race occurred, `a` and `b` times over `iterations`. With two or
+ * more CPUs a missing outcome fails the case, naming `readme` (where the
+ * race is explained); with one (race_cpus()) no real race can happen, and
+ * the check is reported skipped with that reason. Prints the counts either
+ * way. */
+void lockstep_check_race_coverage(const char *race, const char *outcome_a, uint64_t a, const char *outcome_b,
+                                  uint64_t b, uint64_t iterations, const char *readme);
 
 #endif
