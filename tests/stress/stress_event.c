@@ -129,7 +129,9 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {set_races_awaits_on_executor, 4, NULL, 0},
+        {set_races_awaits_on_executor, 4, NULL, 0,
+         "set() racing awaits on the executor's threads: every waiter passes exactly once; both outcomes occur",
+         "steps/04-vector-event/README.md, \"The idea\""},
     };
     return lockstep_check_main("stress.event", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

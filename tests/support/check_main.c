@@ -180,6 +180,12 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
     int skipped_after_checks = 0;
     TestResult **results = srunner_results(sr);
     for (int i = 0; i < run; ++i) {
+        const lockstep_case *c = find_case(cases, ncases, tr_tcname(results[i]));
+        if (tr_rtype(results[i]) != CK_PASS && c && c->checks) {
+            printf("\nFAILED step%02d.%s.%s\n  what failed: %s (%s:%d)\n  what it checks: %s\n  read: %s\n\n", step,
+                   suite, c->test->name, tr_msg(results[i]), tr_lfile(results[i]), tr_lno(results[i]), c->checks,
+                   c->read ? c->read : "the step's README");
+        }
         const char *why = skip_reason(tr_tcname(results[i]));
         if (tr_rtype(results[i]) == CK_PASS && why) {
             report_skip("step%02d.%s.%s: %s", step, suite, tr_tcname(results[i]), why);

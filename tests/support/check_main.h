@@ -29,6 +29,8 @@ typedef struct lockstep_case {
     int since_step;      /* first step the case applies to (1: every step) */
     const char *why;     /* why it does not run outside its steps */
     int until_step;      /* last step it applies to (0, the default: every later step) */
+    const char *checks;  /* what the case checks, in a sentence: printed when it fails */
+    const char *read;    /* where that is explained: "steps/NN-name/README.md, section" */
 } lockstep_case;
 
 /* Runs the cases of `suite` as compiled for step `step` (see above). */

@@ -605,19 +605,44 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {set_before_await, 4, NULL, 0},
-        {await_then_set, 4, NULL, 0},
-        {many_waiters_resumed_once_in_fifo_order, 4, NULL, 0},
-        {set_twice, 4, NULL, 0},
-        {waiter_awaits_again_after_resume, 4, NULL, 0},
-        {waiter_reawaits_during_set, 4, NULL, 0},
-        {waiters_on_threads_race_set, 4, NULL, 0},
-        {fast_path_sees_setter_writes, 4, NULL, 0},
-        {last_waiter_destroys_event, 4, NULL, 0},
-        {last_waiter_destroys_event_on_another_thread, 4, NULL, 0},
+        {set_before_await, 4, NULL, 0, "an await of a set event passes at once, without suspending",
+         "steps/04-vector-event/README.md, \"The idea\""},
+        {await_then_set, 4, NULL, 0, "set() resumes a suspended waiter once, with 0",
+         "steps/04-vector-event/README.md, \"The idea\""},
+        {many_waiters_resumed_once_in_fifo_order, 4, NULL, 0,
+         "set() resumes 1,000 waiters once each, in the order they started waiting",
+         "steps/05-intrusive-list/README.md, \"The idea\" (the reverse walk)"},
+        {set_twice, 4, NULL, 0, "a second set() resumes nobody again",
+         "steps/04-vector-event/README.md, \"The idea\""},
+        {waiter_awaits_again_after_resume, 4, NULL, 0, "a resumed waiter can await again; reset() makes it suspend",
+         "steps/04-vector-event/README.md, \"Where the C differs from the C++\" (reset)"},
+        {waiter_reawaits_during_set, 4, NULL, 0,
+         "a waiter that re-awaits while set() is still resuming others: set() read its node's next before "
+         "resuming it, so nobody is lost",
+         "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (errata 3: fifo = fifo->next)"},
+        {waiters_on_threads_race_set, 4, NULL, 0,
+         "awaits on three threads racing set(): every waiter passes once and sees the setter's writes; both "
+         "outcomes occur",
+         "steps/04-vector-event/README.md, \"Memory orders\""},
+        {fast_path_sees_setter_writes, 4, NULL, 0,
+         "a waiter that finds the event set without the lock sees what the setter wrote before set() (under "
+         "ThreadSanitizer: every run)",
+         "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (errata 3: release/acquire on signaled)"},
+        {last_waiter_destroys_event, 4, NULL, 0,
+         "the last waiter set() resumes destroys and frees the event while set() is on the stack (use after free "
+         "under AddressSanitizer if set() touches it again)",
+         "include/lockstep/event.h, awaitable_event_destroy"},
+        {last_waiter_destroys_event_on_another_thread, 4, NULL, 0,
+         "as last_waiter_destroys_event, with the event destroyed on another thread",
+         "include/lockstep/event.h, awaitable_event_destroy"},
         {growth_failure_gives_enomem, 4,
-         "from step 05 the list node lives in the awaiter: awaiting allocates nothing, so nothing can fail", 4},
-        {await_allocates_nothing, 5, "step 04 grows an array with lockstep_alloc when waiters arrive", 0},
+         "from step 05 the list node lives in the awaiter: awaiting allocates nothing, so nothing can fail", 4,
+         "a failed growth of the waiter array ends that await with ENOMEM and leaves the event and its other "
+         "waiters untouched",
+         "steps/04-vector-event/README.md, \"Allocation failure\""},
+        {await_allocates_nothing, 5, "step 04 grows an array with lockstep_alloc when waiters arrive", 0,
+         "with every allocation failing, 1,000 waiters still register and are resumed: awaiting allocates nothing",
+         "steps/05-intrusive-list/README.md, \"The idea\""},
     };
     return lockstep_check_main("event", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

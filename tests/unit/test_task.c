@@ -35,11 +35,12 @@ START_TEST(ready_path)
     ck_assert_int_eq(ready_task(&t, task_value(42)), 0);
     driver_frame *d = driver_new(t);
     lockstep_coro_resume(&d->coro);
-    ck_assert(lockstep_coro_done(&d->coro));
-    ck_assert_int_eq(d->path, PATH_READY);
-    ck_assert_int_eq(d->finished, 1);
-    ck_assert_int_eq(d->result.error, 0);
-    ck_assert_int_eq(d->result.value, 42);
+    ck_assert_msg(lockstep_coro_done(&d->coro) && d->finished == 1,
+                  "expected the driver to finish at once: the task had completed; it finished %d times",
+                  d->finished);
+    ck_assert_msg(d->path == PATH_READY, "expected the ready path (1), the await took path %d", (int)d->path);
+    ck_assert_msg(d->result.error == 0 && d->result.value == 42, "expected the result {0, 42}, got {%d, %ld}",
+                  d->result.error, (long)d->result.value);
     lockstep_coro_destroy(&d->coro);
 }
 END_TEST
@@ -57,11 +58,13 @@ START_TEST(suspend_path)
     ck_assert_int_eq(d->finished, 0);
 
     lockstep_trigger_fire(&trig); /* completes the task, which resumes the driver */
-    ck_assert(lockstep_coro_done(&d->coro));
-    ck_assert_int_eq(d->finished, 1);
-    ck_assert_int_eq(d->result.error, 0);
-    ck_assert_int_eq(d->result.value, 7);
-    ck_assert_int_eq(d->resumed_when_done, 0);
+    ck_assert_msg(lockstep_coro_done(&d->coro) && d->finished == 1,
+                  "expected the completion to resume the suspended driver once; it finished %d times (0: a lost "
+                  "wake-up)",
+                  d->finished);
+    ck_assert_msg(d->result.error == 0 && d->result.value == 7, "expected the result {0, 7}, got {%d, %ld}",
+                  d->result.error, (long)d->result.value);
+    ck_assert_msg(d->resumed_when_done == 0, "the driver was resumed %d times after its end", d->resumed_when_done);
     lockstep_coro_destroy(&d->coro);
 }
 END_TEST
@@ -164,7 +167,8 @@ START_TEST(deep_await_chain)
     g_highest_sp = 0;
     g_chain_resumes = 0;
     lockstep_trigger_fire(&trig);
-    ck_assert_uint_eq(g_chain_resumes, CHAIN_DEPTH);
+    ck_assert_msg(g_chain_resumes == CHAIN_DEPTH, "expected %d awaiters resumed in a chain, %zu were", CHAIN_DEPTH,
+                  g_chain_resumes);
     ck_assert_msg(g_highest_sp - g_lowest_sp < 1024,
                   "resuming %d awaiters in a row used %lu bytes of stack: they nest", CHAIN_DEPTH,
                   (unsigned long)(g_highest_sp - g_lowest_sp));
@@ -215,8 +219,10 @@ START_TEST(release_before_completion)
 
     lockstep_trigger_fire(&trig); /* the body finishes and frees the frame */
     lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.allocs - before.allocs, 1);
-    ck_assert_uint_eq(after.frees - before.frees, 1);
+    ck_assert_msg(after.allocs - before.allocs == 1 && after.frees - before.frees == 1,
+                  "expected the finishing body to free the released task's frame: 1 allocation, 1 free; got %llu "
+                  "and %llu (0 frees: nobody freed it, a leak)",
+                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
 }
 END_TEST
 
@@ -232,7 +238,9 @@ START_TEST(release_after_completion)
     ck_assert_msg(lockstep_alloc_totals().frees == before.frees, "the frame was freed before the task was released");
     simple_task_release(&t);
     lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.frees - before.frees, 1);
+    ck_assert_msg(after.frees - before.frees == 1,
+                  "expected the release of a finished task to free its frame once; %llu frees",
+                  (unsigned long long)(after.frees - before.frees));
 
     /* and a task that completed during creation */
     ck_assert_int_eq(ready_task(&t, task_value(5)), 0);
@@ -272,12 +280,19 @@ START_TEST(late_completion)
 
     ck_assert(!simple_task_await_ready(&t));
     lockstep_trigger_fire(&trig); /* completes in between */
-    ck_assert_msg(!simple_task_await_suspend(&t, &awaiting), "completed task: the awaiter must not suspend");
+    ck_assert_msg(!simple_task_await_suspend(&t, &awaiting),
+                  "expected await_suspend to continue at once: the task completed after await_ready (the late "
+                  "path); it suspended, and nobody would ever resume the awaiter");
     ck_assert_int_eq(simple_task_await_resume(&t).value, 9);
     simple_task_release(&t);
-    ck_assert_int_eq(g_dummy_resumes, 0);
+    ck_assert_msg(g_dummy_resumes == 0, "the awaiter that continued at once was also resumed %d times",
+                  g_dummy_resumes);
     lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.frees - before.frees, 1);
+    ck_assert_msg(after.frees - before.frees == 1,
+                  "expected the release after the late path to free the frame once; it was freed %llu times (0: "
+                  "a leak: await_suspend must put \"completed\" back in m_waiting, or abandon() does not know the "
+                  "body finished)",
+                  (unsigned long long)(after.frees - before.frees));
 }
 END_TEST
 
@@ -361,10 +376,13 @@ START_TEST(awaiter_released_while_suspended)
                   "releasing the awaited task freed its frame while its body was suspended (errata 1)");
 
     lockstep_trigger_fire(&trig);
-    ck_assert_msg(driver_resumes == 0, "the task resumed its destroyed awaiter");
+    ck_assert_msg(driver_resumes == 0, "expected the completion to resume nobody: the awaiter was destroyed; it "
+                  "resumed the destroyed awaiter %d time(s) (a use after free)", driver_resumes);
     lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.allocs - before.allocs, 2);
-    ck_assert_uint_eq(after.frees - before.frees, 2);
+    ck_assert_msg(after.allocs - before.allocs == 2 && after.frees - before.frees == 2,
+                  "expected the task's frame and the driver's freed once each (2 allocations, 2 frees); got %llu "
+                  "and %llu",
+                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
 }
 END_TEST
 
@@ -410,18 +428,39 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {ready_path, 1, NULL, 0},
-        {suspend_path, 1, NULL, 0},
-        {error_propagates, 1, NULL, 0},
-        {deep_await_chain, 1, NULL, 0},
-        {alloc_failure_creates_nothing, 1, NULL, 0},
-        {release_before_completion, 1, NULL, 0},
-        {release_after_completion, 1, NULL, 0},
-        {late_completion, 1, NULL, 0},
-        {completion_races_await, 1, NULL, 0},
+        {ready_path, 1, NULL, 0, "a task that completed before the await is not suspended on, and gives its result",
+         "steps/01-mutex/README.md, \"The idea\""},
+        {suspend_path, 1, NULL, 0,
+         "an await of an unfinished task suspends, and the completion resumes the awaiter once, with the result",
+         "steps/01-mutex/README.md, \"The idea\""},
+        {error_propagates, 1, NULL, 0, "a task's error reaches its awaiter on the ready and the suspend path",
+         "steps/01-mutex/README.md, \"From C++ to C\""},
+        {deep_await_chain, 1, NULL, 0,
+         "100,000 completions resuming each other run at one stack depth: final_suspend returns the awaiter to "
+         "the trampoline instead of calling it",
+         "steps/01-mutex/README.md, \"From C++ to C\""},
+        {alloc_failure_creates_nothing, 1, NULL, 0,
+         "a failed frame allocation returns ENOMEM and creates, runs and leaks nothing",
+         "steps/01-mutex/README.md, \"From C++ to C\""},
+        {release_before_completion, 1, NULL, 0,
+         "releasing an unfinished task keeps its frame until the body finishes, which then frees it",
+         "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
+        {release_after_completion, 1, NULL, 0, "the frame of a finished task is freed by its release, once",
+         "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
+        {late_completion, 1, NULL, 0,
+         "the late path: the task completes between await_ready and await_suspend; the awaiter continues at once "
+         "and the frame is freed exactly once",
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1, its consequence: the late path)"},
+        {completion_races_await, 1, NULL, 0,
+         "completion racing the await on two threads: no lost wake-up, no double resume, both outcomes occur",
+         "steps/02-atomic-handle/README.md, \"The idea\""},
         {awaiter_released_while_suspended, 3,
-         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)", 0},
-        {wait_blocks_until_complete, 1, NULL, 0},
+         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)", 0,
+         "an awaiter destroyed while suspended releases the task; the task's frame lives until its body finishes, "
+         "which frees it and resumes nobody",
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1)"},
+        {wait_blocks_until_complete, 1, NULL, 0, "simple_task_wait blocks a plain thread until the task completes",
+         "steps/01-mutex/README.md, \"From C++ to C\""},
     };
     return lockstep_check_main("task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }
