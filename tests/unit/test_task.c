@@ -386,6 +386,145 @@ START_TEST(awaiter_released_while_suspended)
 }
 END_TEST
 
+/* ---- each path across two threads, ordered by the task alone -----------------
+ * The orders of m_waiting's operations are there for one reason: what one
+ * thread wrote to a frame before its exchange must be visible to the other
+ * thread after its own. A race test shows that only when the race happens to
+ * take the path; these cases take one path on purpose, every round. The test
+ * thread and a helper that fires the trigger take turns through relaxed
+ * flags, which order nothing, so the only happens-before between the two
+ * threads' accesses is the task's own exchanges. Weaken one of those orders
+ * and ThreadSanitizer reports the access it no longer orders, on every run
+ * (the mutation table, docs/MUTANTS.md, relies on it). Each round also
+ * checks the outcome: values, resumptions, one frame freed once. */
+enum { TURN_ROUNDS = 200 };
+
+typedef struct relaxed_turns {
+    lockstep_trigger trig;
+    atomic_uint armed; /* release: round n's trigger is armed (the only release to the helper) */
+    atomic_uint fire;  /* relaxed: fire round n now */
+    atomic_uint fired; /* relaxed: round n has fired */
+    atomic_uint done;  /* release: the helper is done with round n */
+    pthread_t thread;
+} relaxed_turns;
+
+static void *relaxed_turns_helper(void *arg)
+{
+    relaxed_turns *r = arg;
+    for (unsigned n = 1; n <= TURN_ROUNDS; ++n) {
+        race_wait_for(&r->armed, n);
+        race_wait_relaxed(&r->fire, n);
+        lockstep_trigger_fire(&r->trig); /* completes the task here, maybe resumes its awaiter */
+        atomic_store_explicit(&r->fired, n, memory_order_relaxed);
+        race_publish(&r->done, n);
+    }
+    return NULL;
+}
+
+static void relaxed_turns_start(relaxed_turns *r)
+{
+    lockstep_trigger_init(&r->trig);
+    atomic_init(&r->armed, 0);
+    atomic_init(&r->fire, 0);
+    atomic_init(&r->fired, 0);
+    atomic_init(&r->done, 0);
+    ck_assert_int_eq(pthread_create(&r->thread, NULL, relaxed_turns_helper, r), 0);
+}
+
+/* Round n: make a triggered task (it arms the trigger) and hand the armed
+ * trigger to the helper. Everything the test thread does after this is
+ * unordered with the helper's firing but for the task's exchanges. */
+static void relaxed_turns_arm(relaxed_turns *r, unsigned n, simple_task *t)
+{
+    ck_assert_int_eq(triggered_task(t, &r->trig, task_value((intptr_t)n)), 0);
+    race_publish(&r->armed, n);
+}
+
+/* The late path, across threads: await_ready sees "running", the helper
+ * completes the task, then await_suspend's exchange takes out "completed"
+ * and the result is read. Its acquire is what orders the helper's write of
+ * m_holder before that read. */
+START_TEST(late_path_across_threads)
+{
+    relaxed_turns r;
+    relaxed_turns_start(&r);
+    lockstep_coro awaiting;
+    lockstep_coro_init(&awaiting, dummy_resume, dummy_destroy);
+    g_dummy_resumes = 0;
+    for (unsigned n = 1; n <= TURN_ROUNDS; ++n) {
+        lockstep_alloc_counts before = lockstep_alloc_totals();
+        simple_task t = {0};
+        relaxed_turns_arm(&r, n, &t);
+        ck_assert(!simple_task_await_ready(&t));
+        atomic_store_explicit(&r.fire, n, memory_order_relaxed);
+        race_wait_relaxed(&r.fired, n);
+        ck_assert_msg(!simple_task_await_suspend(&t, &awaiting),
+                      "round %u: the task had completed on the other thread; the awaiter suspended anyway", n);
+        task_result res = simple_task_await_resume(&t); /* ordered by await_suspend's acquire only */
+        simple_task_release(&t);
+        race_wait_for(&r.done, n);
+        ck_assert_msg(res.value == (intptr_t)n, "round %u: the late path read %ld, expected %u", n, (long)res.value,
+                      n);
+        lockstep_alloc_counts after = lockstep_alloc_totals();
+        ck_assert_msg(after.frees - before.frees == 1, "round %u: the frame was freed %llu times, expected once", n,
+                      (unsigned long long)(after.frees - before.frees));
+    }
+    pthread_join(r.thread, NULL);
+    ck_assert_int_eq(g_dummy_resumes, 0);
+}
+END_TEST
+
+/* The suspend path, across threads: the driver suspends here, the helper
+ * completes the task and resumes the driver there. await_suspend's release
+ * is what publishes the driver's frame (its resume point, its locals) to
+ * the thread that resumes it. */
+START_TEST(suspend_path_across_threads)
+{
+    relaxed_turns r;
+    relaxed_turns_start(&r);
+    for (unsigned n = 1; n <= TURN_ROUNDS; ++n) {
+        simple_task t = {0};
+        relaxed_turns_arm(&r, n, &t);
+        driver_frame *d = driver_new(t); /* written after the hand-off: ordered by the await only */
+        lockstep_coro_resume(&d->coro);
+        ck_assert_msg(d->path == PATH_SUSPENDED, "round %u: the driver did not suspend (path %d)", n, (int)d->path);
+        atomic_store_explicit(&r.fire, n, memory_order_relaxed);
+        race_wait_for(&r.done, n); /* now the driver has run on the helper: read it */
+        ck_assert_msg(d->finished == 1 && d->result.value == (intptr_t)n,
+                      "round %u: expected the helper to resume the driver once with %u; finished %d times with %ld",
+                      n, n, d->finished, (long)d->result.value);
+        lockstep_coro_destroy(&d->coro);
+    }
+    pthread_join(r.thread, NULL);
+}
+END_TEST
+
+/* Release first, completion across threads: the task is released here while
+ * its body is suspended, then the helper completes it and the body frees the
+ * frame there. abandon()'s release is what orders this thread's exchange
+ * (and any access before it) before that free (step 03's errata 1, the
+ * order; steps 01-02 order it with the reference count's decrement). */
+START_TEST(release_then_completion_across_threads)
+{
+    relaxed_turns r;
+    relaxed_turns_start(&r);
+    for (unsigned n = 1; n <= TURN_ROUNDS; ++n) {
+        lockstep_alloc_counts before = lockstep_alloc_totals();
+        simple_task t = {0};
+        relaxed_turns_arm(&r, n, &t);
+        simple_task_release(&t); /* the body is suspended: the completion frees the frame */
+        atomic_store_explicit(&r.fire, n, memory_order_relaxed);
+        race_wait_for(&r.done, n);
+        lockstep_alloc_counts after = lockstep_alloc_totals();
+        ck_assert_msg(after.frees - before.frees == 1,
+                      "round %u: expected the completion on the other thread to free the released task's frame "
+                      "once; %llu frees",
+                      n, (unsigned long long)(after.frees - before.frees));
+    }
+    pthread_join(r.thread, NULL);
+}
+END_TEST
+
 /* ---- simple_task_wait: a plain thread blocks on a task ---------------------- */
 typedef struct delayed_fire {
     lockstep_trigger *trig;
@@ -459,6 +598,18 @@ int main(int argc, char **argv)
          "an awaiter destroyed while suspended releases the task; the task's frame lives until its body finishes, "
          "which frees it and resumes nobody",
          "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1)"},
+        {late_path_across_threads, 1, NULL, 0,
+         "the late path with the completion on another thread: await_suspend's acquire orders the result before "
+         "its read (under ThreadSanitizer: every run)",
+         "steps/03-no-refcount/README.md, \"Memory orders\""},
+        {suspend_path_across_threads, 1, NULL, 0,
+         "the suspend path with the resumption on another thread: await_suspend's release publishes the awaiter's "
+         "frame (under ThreadSanitizer: every run)",
+         "steps/02-atomic-handle/README.md, \"Memory orders\""},
+        {release_then_completion_across_threads, 1, NULL, 0,
+         "release before completion, the completion on another thread frees the frame: abandon()'s release "
+         "orders the release before that free (under ThreadSanitizer: every run)",
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1, the order)"},
         {wait_blocks_until_complete, 1, NULL, 0, "simple_task_wait blocks a plain thread until the task completes",
          "steps/01-mutex/README.md, \"From C++ to C\""},
     };
