@@ -117,7 +117,7 @@ START_TEST(set_races_awaits_on_executor)
             race_steer_update(&steer, false);
         awaitable_event_destroy(&ev);
         ran = round + 1;
-        if (race_budget_spent(&budget) && suspended > 0 && ready > 0)
+        if (race_may_stop(&budget, suspended > 0 && ready > 0))
             break;
     }
     lockstep_executor_destroy(&ex);

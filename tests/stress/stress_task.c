@@ -93,7 +93,7 @@ START_TEST(await_races_completion)
         lockstep_coro_destroy(&d->coro);
         assert_one_frame_freed(&before, i, 1); /* the task's frame and the driver's */
         ran = i;
-        if (race_budget_spent(&budget) && paths[PATH_SUSPENDED] > 0 && paths[PATH_READY] + paths[PATH_LATE] > 0)
+        if (race_may_stop(&budget, paths[PATH_SUSPENDED] > 0 && paths[PATH_READY] + paths[PATH_LATE] > 0))
             break;
     }
     race_firer_stop(&firer);
@@ -127,7 +127,7 @@ START_TEST(release_races_completion)
         race_steer_update(&steer, !freed_here); /* the release came first */
         assert_one_frame_freed(&before, i, 0);
         ran = i;
-        if (race_budget_spent(&budget) && freed_by_release > 0 && freed_by_completion > 0)
+        if (race_may_stop(&budget, freed_by_release > 0 && freed_by_completion > 0))
             break;
     }
     race_firer_stop(&firer);

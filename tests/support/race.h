@@ -86,7 +86,7 @@ static inline void race_jitter(unsigned n)
  * takes a quarter of a second on an idle machine takes minutes. So a race
  * loop may stop before its last iteration once its budget is spent, but
  * only once its race has produced every outcome it checks for (or, for a
- * loop that is not a race, at once). LOCKSTEP_RACE_SECONDS overrides every
+ * loop that is not a race or on one CPU, at once). LOCKSTEP_RACE_SECONDS overrides every
  * budget; 0 means none (run every iteration, as a soak test would). */
 typedef struct race_budget {
     double deadline; /* race_seconds() at which the budget is spent; 0: none */
@@ -101,6 +101,14 @@ race_budget race_budget_start(double seconds);
 static inline bool race_budget_spent(const race_budget *b)
 {
     return b->deadline > 0 && race_seconds() >= b->deadline;
+}
+
+/* May a race loop stop now? Once its budget is spent and it has seen every
+ * outcome; on one CPU, where the outcomes cannot be forced, once its budget
+ * is spent. */
+static inline bool race_may_stop(const race_budget *b, bool every_outcome_seen)
+{
+    return race_budget_spent(b) && (every_outcome_seen || race_cpus() < 2);
 }
 
 /* ---- steering a race to its boundary ------------------------------------

@@ -332,7 +332,7 @@ START_TEST(waiters_on_threads_race_set)
             race_steer_update(&steer, false);
         awaitable_event_destroy(&ev);
         ran = round;
-        if (race_budget_spent(&budget) && suspended > 0 && fast > 0)
+        if (race_may_stop(&budget, suspended > 0 && fast > 0))
             break;
     }
     printf("event race: %u suspended, %u passed (%u of them on the lock-free fast path)\n", suspended,

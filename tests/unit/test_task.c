@@ -338,7 +338,7 @@ START_TEST(completion_races_await)
         race_steer_update(&steer, d->path == PATH_SUSPENDED);
         lockstep_coro_destroy(&d->coro);
         ran = i;
-        if (race_budget_spent(&budget) && paths[PATH_SUSPENDED] > 0 && paths[PATH_READY] + paths[PATH_LATE] > 0)
+        if (race_may_stop(&budget, paths[PATH_SUSPENDED] > 0 && paths[PATH_READY] + paths[PATH_LATE] > 0))
             break;
     }
     race_firer_stop(&s);
