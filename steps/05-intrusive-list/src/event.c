@@ -84,6 +84,8 @@ bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter 
     aw->n.next = ev->head;
     ev->head = &aw->n;
     pthread_mutex_unlock(&ev->mutex);
+    /* From the unlock on, h may be resumed (and its frame, aw included,
+     * freed) by set() on another thread: touch nothing of it. */
     return true;
 }
 
