@@ -31,82 +31,86 @@
 #include "explore.h"
 
 #define EXPLORE_VALUE_TYPE(p) __typeof__((void)0, *(p))
+/* The object seen without _Atomic: clang's __atomic builtins refuse _Atomic
+ * operands (gcc's accept both). The steps' atomics are pointers, integers
+ * and bools, whose _Atomic forms have the plain type's size and layout. */
+#define EXPLORE_PLAIN(p) ((EXPLORE_VALUE_TYPE(p) *)(p))
 
 /* Initialization happens before the object is shared: not a scheduling point. */
 #undef atomic_init
-#define atomic_init(obj, value)                             \
-    __extension__({                                         \
-        __auto_type explore_o_ = (obj);                     \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value); \
-        __atomic_store(explore_o_, &explore_d_, __ATOMIC_RELAXED); \
-        (void)0;                                            \
+#define atomic_init(obj, value)                                                                                 \
+    __extension__({                                                                                             \
+        __auto_type explore_o_ = (obj);                                                                         \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value);                                                    \
+        __atomic_store(EXPLORE_PLAIN(explore_o_), &explore_d_, __ATOMIC_RELAXED);                               \
+        (void)0;                                                                                                \
     })
 
 #undef atomic_load_explicit
-#define atomic_load_explicit(obj, order)                                                                    \
-    __extension__({                                                                                         \
-        __auto_type explore_o_ = (obj);                                                                     \
-        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                  \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_v_;                                                          \
-        __atomic_load(explore_o_, &explore_v_, (order));                                                    \
-        explore_log_op(EXPLORE_LOAD, "load", #obj, #order, explore_o_, 0, 0, (uintptr_t)explore_v_, true); \
-        explore_v_;                                                                                         \
+#define atomic_load_explicit(obj, order)                                                                        \
+    __extension__({                                                                                             \
+        __auto_type explore_o_ = (obj);                                                                         \
+        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                      \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_v_;                                                              \
+        __atomic_load(EXPLORE_PLAIN(explore_o_), &explore_v_, (order));                                         \
+        explore_log_op(EXPLORE_LOAD, "load", #obj, #order, explore_o_, 0, 0, (uintptr_t)explore_v_, true);      \
+        explore_v_;                                                                                             \
     })
 
 #undef atomic_store_explicit
-#define atomic_store_explicit(obj, value, order)                                                             \
-    __extension__({                                                                                          \
-        __auto_type explore_o_ = (obj);                                                                      \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value);                                                 \
-        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                   \
-        __atomic_store(explore_o_, &explore_d_, (order));                                                    \
-        explore_log_op(EXPLORE_STORE, "store", #obj, #order, explore_o_, (uintptr_t)explore_d_, 0, 0, true); \
-        (void)0;                                                                                             \
+#define atomic_store_explicit(obj, value, order)                                                                \
+    __extension__({                                                                                             \
+        __auto_type explore_o_ = (obj);                                                                         \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value);                                                    \
+        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                      \
+        __atomic_store(EXPLORE_PLAIN(explore_o_), &explore_d_, (order));                                        \
+        explore_log_op(EXPLORE_STORE, "store", #obj, #order, explore_o_, (uintptr_t)explore_d_, 0, 0, true);    \
+        (void)0;                                                                                                \
     })
 
 #undef atomic_exchange_explicit
-#define atomic_exchange_explicit(obj, value, order)                                                      \
-    __extension__({                                                                                      \
-        __auto_type explore_o_ = (obj);                                                                  \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value), explore_r_;                                 \
-        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                               \
-        __atomic_exchange(explore_o_, &explore_d_, &explore_r_, (order));                                \
-        explore_log_op(EXPLORE_EXCHANGE, "exchange", #obj, #order, explore_o_, (uintptr_t)explore_d_, 0, \
-                       (uintptr_t)explore_r_, true);                                                     \
-        explore_r_;                                                                                      \
+#define atomic_exchange_explicit(obj, value, order)                                                             \
+    __extension__({                                                                                             \
+        __auto_type explore_o_ = (obj);                                                                         \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value), explore_r_;                                        \
+        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                      \
+        __atomic_exchange(EXPLORE_PLAIN(explore_o_), &explore_d_, &explore_r_, (order));                        \
+        explore_log_op(EXPLORE_EXCHANGE, "exchange", #obj, #order, explore_o_, (uintptr_t)explore_d_, 0,        \
+                       (uintptr_t)explore_r_, true);                                                            \
+        explore_r_;                                                                                             \
     })
 
 /* A weak compare-exchange never fails spuriously here: the explorer does not
  * model spurious failures (a retry loop would only add schedules). */
-#define EXPLORE_CAS(obj, expected, value, success, failure)                                                    \
-    __extension__({                                                                                            \
-        __auto_type explore_o_ = (obj);                                                                        \
-        __auto_type explore_e_ = (expected);                                                                   \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value);                                                   \
-        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                     \
-        uintptr_t explore_want_ = (uintptr_t)*explore_e_;                                                      \
-        _Bool explore_ok_ = __atomic_compare_exchange(explore_o_, explore_e_, &explore_d_, 0, (success),      \
-                                                      (failure));                                              \
-        explore_log_op(EXPLORE_CAS, "compare_exchange", #obj, #success, explore_o_, (uintptr_t)explore_d_,    \
-                       explore_want_, (uintptr_t)*explore_e_, explore_ok_);                                    \
-        explore_ok_;                                                                                           \
+#define EXPLORE_CAS(obj, expected, value, success, failure)                                                     \
+    __extension__({                                                                                             \
+        __auto_type explore_o_ = (obj);                                                                         \
+        __auto_type explore_e_ = (expected);                                                                    \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value);                                                    \
+        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                      \
+        uintptr_t explore_want_ = (uintptr_t)*explore_e_;                                                       \
+        _Bool explore_ok_ = __atomic_compare_exchange(EXPLORE_PLAIN(explore_o_), explore_e_, &explore_d_, 0,    \
+                                                      (success), (failure));                                    \
+        explore_log_op(EXPLORE_CAS, "compare_exchange", #obj, #success, explore_o_, (uintptr_t)explore_d_,      \
+                       explore_want_, (uintptr_t)*explore_e_, explore_ok_);                                     \
+        explore_ok_;                                                                                            \
     })
 #undef atomic_compare_exchange_strong_explicit
-#define atomic_compare_exchange_strong_explicit(obj, expected, value, success, failure) \
+#define atomic_compare_exchange_strong_explicit(obj, expected, value, success, failure)                         \
     EXPLORE_CAS(obj, expected, value, success, failure)
 #undef atomic_compare_exchange_weak_explicit
-#define atomic_compare_exchange_weak_explicit(obj, expected, value, success, failure) \
+#define atomic_compare_exchange_weak_explicit(obj, expected, value, success, failure)                           \
     EXPLORE_CAS(obj, expected, value, success, failure)
 
-#define EXPLORE_FETCH(op, obj, arg, order)                                                                   \
-    __extension__({                                                                                          \
-        __auto_type explore_o_ = (obj);                                                                      \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_a_ = (arg);                                                   \
-        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                   \
-        EXPLORE_VALUE_TYPE(explore_o_) explore_r_ = __atomic_fetch_##op(explore_o_, explore_a_, (order));    \
-        explore_log_op(EXPLORE_FETCH, "fetch_" #op, #obj, #order, explore_o_, (uintptr_t)explore_a_, 0,      \
-                       (uintptr_t)explore_r_, true);                                                         \
-        explore_r_;                                                                                          \
+#define EXPLORE_FETCH(op, obj, arg, order)                                                                      \
+    __extension__({                                                                                             \
+        __auto_type explore_o_ = (obj);                                                                         \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_a_ = (arg);                                                      \
+        explore_point(explore_o_, sizeof *explore_o_, __FILE__, __LINE__);                                      \
+        EXPLORE_VALUE_TYPE(explore_o_) explore_r_ = __atomic_fetch_##op(EXPLORE_PLAIN(explore_o_), explore_a_, (order)); \
+        explore_log_op(EXPLORE_FETCH, "fetch_" #op, #obj, #order, explore_o_, (uintptr_t)explore_a_, 0,         \
+                       (uintptr_t)explore_r_, true);                                                            \
+        explore_r_;                                                                                             \
     })
 #undef atomic_fetch_add_explicit
 #define atomic_fetch_add_explicit(obj, arg, order) EXPLORE_FETCH(add, obj, arg, order)

@@ -58,12 +58,22 @@ static void make_task(void)
     g_owner_done = false;
 }
 
+/* The driver's resume function, with a trace line when the completion
+ * resumes it (on the completer's thread). */
+static lockstep_coro *noted_driver_resume(lockstep_coro *self)
+{
+    if (self->resume_point == 1)
+        explore_note("the driver continues after its co_await (resumed by the completion)");
+    return driver_resume(self);
+}
+
 static void make_task_and_driver(void)
 {
     make_task();
     g_driver = driver_create(g_task);
     if (!g_driver)
         explore_fail("setup", "could not create the driver");
+    g_driver->coro.resume = noted_driver_resume;
     explore_name_coro(g_driver, "driver");
 }
 
