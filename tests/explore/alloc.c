@@ -219,7 +219,7 @@ static void on_crash(int sig, siginfo_t *info, void *ctx)
     (void)ctx;
     char *addr = info->si_addr;
     if (sig == SIGABRT)
-        explore_fail("assert", "a library assert failed (its message is above the trace)");
+        explore_fail("assert", "a library assert failed (the C library printed its message on stderr)");
     if (g_guard && addr >= g_guard && addr < g_guard + GUARD_SIZE)
         explore_fail("use after free", "%s crashed (%s at %p) using a pointer it read out of a freed block (freed "
                      "blocks are filled with the address %p; see the last 'free' line above)", who(explore_self()),

@@ -31,9 +31,10 @@ typedef struct explore_scenario {
     int nthreads;
     const char *thread_names[EXPLORE_MAX_THREADS];
     void (*threads[EXPLORE_MAX_THREADS])(void);
+    void (*begin)(void);   /* optional: before each round of the search (sched.c) */
     void (*setup)(void);   /* before the threads start, on the main thread */
     void (*check)(void);   /* after every thread has finished: invariants, cleanup */
-    void (*summary)(void); /* optional: after every schedule, invariants over all of them */
+    void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
 } explore_scenario;
 
 /* Defined by each scenario source (scenario_task.c, scenario_event.c). */
@@ -94,8 +95,12 @@ void explore_free_at(void *p, const char *file, int line);
 /* ---- between the explorer's own files ------------------------------------ */
 
 /* sched.c */
-long explore_run(const explore_scenario *s, const char *program, int bound, const char *replay_id);
-bool explore_exhaustive(void);          /* the last explore_run never skipped a schedule for the bound */
+/* Explores s (see sched.c for the rounds), or replays one schedule; returns
+ * how many schedules the last round ran. */
+long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
+                 const char *replay_id);
+bool explore_exhaustive(void);          /* the last round skipped no schedule for the bound */
+int explore_bound(void);                /* the last round's bound */
 int explore_self(void);                 /* the calling scenario thread's index, -1 on the main thread */
 int explore_nthreads(void);
 const char *explore_thread_name(int i);

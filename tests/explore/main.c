@@ -2,8 +2,8 @@
  * explore_<component>_stepNN: runs one scenario of this binary's component
  * under the explorer.
  *
- *     explore_task_step03 completion_vs_await          every schedule (within the bound)
- *     explore_task_step03 completion_vs_await -p 3     at most 3 preemptions
+ *     explore_task_step03 completion_vs_await          every schedule, or at most 2 preemptions if too many
+ *     explore_task_step03 completion_vs_await -p 3     at most 3 preemptions (also LOCKSTEP_EXPLORE_PREEMPTIONS)
  *     explore_task_step03 completion_vs_await --replay 1.0.1
  *     explore_task_step03 --list
  *
@@ -27,8 +27,11 @@ int main(int argc, char **argv)
 {
     const char *program = argv[0], *name = NULL, *replay = NULL;
     int bound = 2;
-    if (getenv("LOCKSTEP_EXPLORE_PREEMPTIONS"))
+    bool bound_is_hard = false; /* given: stop at it even when the scenario is small */
+    if (getenv("LOCKSTEP_EXPLORE_PREEMPTIONS")) {
         bound = atoi(getenv("LOCKSTEP_EXPLORE_PREEMPTIONS"));
+        bound_is_hard = true;
+    }
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--list") == 0) {
             for (size_t k = 0; k < explore_nscenarios; ++k)
@@ -37,6 +40,7 @@ int main(int argc, char **argv)
             return 0;
         } else if ((strcmp(argv[i], "--preemptions") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
             bound = atoi(argv[++i]);
+            bound_is_hard = true;
         } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
             replay = argv[++i];
         } else if (argv[i][0] != '-' && !name) {
@@ -63,9 +67,13 @@ int main(int argc, char **argv)
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
-    long n = explore_run(s, program, bound, replay);
-    if (!replay)
-        printf("explore: %ld schedule%s explored, preemption bound %d (%s), every one passed\n", n, n == 1 ? "" : "s",
-               bound, explore_exhaustive() ? "exhaustive: no schedule needed more" : "bounded: schedules with more preemptions were skipped");
+    long n = explore_run(s, program, bound, bound_is_hard, replay);
+    if (!replay && explore_exhaustive())
+        printf("explore: %ld schedule%s explored, every interleaving (exhaustive: none needs more than %d "
+               "preemption%s), every one passed\n", n, n == 1 ? "" : "s", explore_bound(),
+               explore_bound() == 1 ? "" : "s");
+    else if (!replay)
+        printf("explore: %ld schedules explored, every one with at most %d preemption%s (bounded: schedules with "
+               "more were skipped), every one passed\n", n, explore_bound(), explore_bound() == 1 ? "" : "s");
     return 0;
 }

@@ -113,6 +113,11 @@ static void check_driver(void)
 
 /* ---- completion || await ------------------------------------------------------- */
 
+static void reset_paths(void)
+{
+    memset(g_paths, 0, sizeof g_paths);
+}
+
 static void completion_vs_await_summary(void)
 {
     printf("explore: the driver's await took the ready path in %ld schedules, suspended in %ld, late in %ld\n",
@@ -187,7 +192,8 @@ const explore_scenario explore_scenarios[] = {
     {.name = "completion_vs_await", .min_step = 1,
      .about = "the body completes on T0 while T1 awaits the task (ready, suspended and late paths)",
      .nthreads = 2, .thread_names = {"completer", "awaiter"}, .threads = {complete, await_task},
-     .setup = make_task_and_driver, .check = check_driver, .summary = completion_vs_await_summary},
+     .begin = reset_paths, .setup = make_task_and_driver, .check = check_driver,
+     .summary = completion_vs_await_summary},
     {.name = "completion_vs_release", .min_step = 1,
      .about = "the body completes on T0 while T1 releases the task: the frame is freed once",
      .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete, release_task},

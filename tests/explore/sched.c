@@ -16,8 +16,12 @@
  *
  * Preemption bounding: switching away from a thread that could have gone on
  * is a preemption. Most concurrency bugs need very few of them, so the search
- * skips schedules with more than `bound` (default 2). If it never had to skip
- * one, it explored every schedule: it says "exhaustive".
+ * runs in rounds, CHESS's iterative bounding: every schedule with at most 0
+ * preemptions, then at most 1, 2, ... A bug is therefore found first in a
+ * schedule with as few preemptions as possible, whose trace is the shortest
+ * to read. The rounds stop when one skipped nothing (every schedule was
+ * explored: "exhaustive"), or at the bound P (default 2) once a round costs
+ * more than SMALL_ROUND schedules; with --preemptions P, at P.
  */
 #include "explore.h"
 
@@ -423,12 +427,30 @@ void explore_failure_footer(void)
            g_scenario ? g_scenario->name : "?", id);
 }
 
-long explore_run(const explore_scenario *s, const char *program, int bound, const char *replay_id)
+/* Rounds with a bound this high and still no end are not small any more. */
+#define SMALL_ROUND 5000
+#define MAX_BOUND 64
+
+static long search(const explore_scenario *s, int bound)
+{
+    g_bound = bound;
+    g_pruned = false;
+    g_prefix = 0;
+    if (s->begin)
+        s->begin();
+    long schedules = 0;
+    do {
+        run_once(s);
+        ++schedules;
+    } while (backtrack());
+    return schedules;
+}
+
+long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
+                 const char *replay_id)
 {
     g_scenario = s;
     g_program = program;
-    g_bound = bound;
-    g_pruned = false;
     g_replay = replay_id != NULL;
     if (g_replay) {
         if (!parse_id(replay_id)) {
@@ -436,6 +458,7 @@ long explore_run(const explore_scenario *s, const char *program, int bound, cons
                     replay_id);
             exit(2);
         }
+        g_bound = MAX_BOUND;
         run_once(s);
         char id[4 * MAX_DECISIONS];
         explore_schedule_id(id, sizeof id);
@@ -443,15 +466,16 @@ long explore_run(const explore_scenario *s, const char *program, int bound, cons
         explore_trace_print();
         return 1;
     }
-    g_prefix = 0;
-    long schedules = 0;
-    do {
-        run_once(s);
-        ++schedules;
-    } while (backtrack());
+    long schedules;
+    for (int k = 0;; ++k) {
+        schedules = search(s, k);
+        if (!g_pruned || k == MAX_BOUND || (k >= bound && (bound_is_hard || schedules > SMALL_ROUND)))
+            break;
+    }
     if (s->summary)
         s->summary();
     return schedules;
 }
 
+int explore_bound(void) { return g_bound; }
 bool explore_exhaustive(void) { return !g_pruned; }
