@@ -182,12 +182,6 @@ void explore_check_access(const volatile void *obj, size_t size, const char *wha
         freed_fail("use after free", b, what);
 }
 
-bool explore_addr_freed(const volatile void *addr)
-{
-    const block *b = find(addr, true);
-    return b && b->freed;
-}
-
 static lockstep_coro *trap_resume(lockstep_coro *self)
 {
     freed_fail("use after free", find(self, false), "resumes the coroutine");

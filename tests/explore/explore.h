@@ -123,7 +123,6 @@ const char *explore_field(const char *objtext, char *buf, size_t size);
 void explore_alloc_reset(void);         /* really frees the last run's blocks */
 void explore_check_access(const volatile void *obj, size_t size, const char *what);
 void explore_check_leaks(void);
-bool explore_addr_freed(const volatile void *addr);
 void explore_install_crash_handlers(void);
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -167,9 +167,11 @@ static void decide(int current)
             int dflt = (current != MAIN && (enabled & (1u << current))) ? current : __builtin_ctz(enabled);
             *n = (node){enabled, 1u << dflt, dflt, current, 0};
         }
-        n->preemptions = g_depth ? g_nodes[g_depth - 1].preemptions + is_preemption(&g_nodes[g_depth - 1],
-                                                                                    g_nodes[g_depth - 1].chosen)
-                                 : 0;
+        n->preemptions = 0;
+        if (g_depth > 0) {
+            const node *prev = &g_nodes[g_depth - 1];
+            n->preemptions = prev->preemptions + is_preemption(prev, prev->chosen);
+        }
         choice = n->chosen;
         ++g_depth;
     } else {
@@ -224,9 +226,9 @@ static bool parse_id(const char *id)
         if (end == s || c < 0 || c >= EXPLORE_MAX_THREADS || g_prefix >= MAX_DECISIONS)
             return false;
         g_nodes[g_prefix++] = (node){0, 1u << c, (int)c, MAIN, 0};
-        s = *end == '.' ? end + 1 : end;
-        if (*end && *end != '.')
+        if (*end != '.' && *end != '\0')
             return false;
+        s = *end == '.' ? end + 1 : end;
     }
     return true;
 }
@@ -260,8 +262,6 @@ void explore_point(const volatile void *obj, size_t size, const char *file, int 
     explore_check_access(obj, size, "performs an atomic operation (the next line of its column) on");
 }
 
-static char *field(const char *text, char *buf, size_t size) { return (char *)explore_field(text, buf, size); }
-
 static const char *base(const char *file)
 {
     const char *slash = strrchr(file, '/');
@@ -278,7 +278,7 @@ int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, i
     explore_check_access(m, sizeof *m, "locks a mutex in");
     set_holder(m, t_self);
     char f[64];
-    explore_trace_add(t_self, "%s:%d lock %s", base(file), line, field(text, f, sizeof f));
+    explore_trace_add(t_self, "%s:%d lock %s", base(file), line, explore_field(text, f, sizeof f));
     return pthread_mutex_lock(m);
 }
 
@@ -290,7 +290,7 @@ int explore_mutex_unlock(pthread_mutex_t *m, const char *text, const char *file,
     explore_check_access(m, sizeof *m, "unlocks a mutex in");
     set_holder(m, MAIN);
     char f[64];
-    explore_trace_add(t_self, "%s:%d unlock %s", base(file), line, field(text, f, sizeof f));
+    explore_trace_add(t_self, "%s:%d unlock %s", base(file), line, explore_field(text, f, sizeof f));
     return pthread_mutex_unlock(m);
 }
 
@@ -306,7 +306,7 @@ int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const char *text, c
     wait_turn(t_self);
     set_holder(m, MAIN);
     pthread_mutex_unlock(m);
-    explore_trace_add(t_self, "%s:%d wait on %s (unlocks the mutex)", base(file), line, field(text, f, sizeof f));
+    explore_trace_add(t_self, "%s:%d wait on %s (unlocks the mutex)", base(file), line, explore_field(text, f, sizeof f));
     pthread_mutex_lock(&g_mx);
     t->waits = c;
     t->wants = m;
@@ -332,7 +332,7 @@ static int wake(pthread_cond_t *c, bool all, const char *what, const char *text,
         }
     pthread_mutex_unlock(&g_mx);
     char f[64];
-    explore_trace_add(t_self, "%s:%d %s %s (wakes %d)", base(file), line, what, field(text, f, sizeof f), woken);
+    explore_trace_add(t_self, "%s:%d %s %s (wakes %d)", base(file), line, what, explore_field(text, f, sizeof f), woken);
     return 0;
 }
 
