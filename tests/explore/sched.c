@@ -253,19 +253,21 @@ int explore_nthreads(void) { return g_nthreads; }
 const char *explore_thread_name(int i) { return g_threads[i].name; }
 bool explore_replaying(void) { return g_replay; }
 
+static const char *base(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    return slash ? slash + 1 : file;
+}
+
 void explore_point(const volatile void *obj, size_t size, const char *file, int line)
 {
     explore_site_file = file;
     explore_site_line = line;
     if (t_self != MAIN)
         wait_turn(t_self);
-    explore_check_access(obj, size, "performs an atomic operation (the next line of its column) on");
-}
-
-static const char *base(const char *file)
-{
-    const char *slash = strrchr(file, '/');
-    return slash ? slash + 1 : file;
+    char what[96];
+    snprintf(what, sizeof what, "does the atomic operation at %s:%d on", base(file), line);
+    explore_check_access(obj, size, what);
 }
 
 int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, int line)
@@ -275,7 +277,9 @@ int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, i
     g_threads[t_self].wants = m;
     wait_turn(t_self); /* runnable only once m is free */
     g_threads[t_self].wants = NULL;
-    explore_check_access(m, sizeof *m, "locks a mutex in");
+    char what[96];
+    snprintf(what, sizeof what, "locks the mutex at %s:%d in", base(file), line);
+    explore_check_access(m, sizeof *m, what);
     set_holder(m, t_self);
     char f[64];
     explore_trace_add(t_self, "%s:%d lock %s", base(file), line, explore_field(text, f, sizeof f));
@@ -287,7 +291,9 @@ int explore_mutex_unlock(pthread_mutex_t *m, const char *text, const char *file,
     if (t_self == MAIN)
         return pthread_mutex_unlock(m);
     wait_turn(t_self);
-    explore_check_access(m, sizeof *m, "unlocks a mutex in");
+    char what[96];
+    snprintf(what, sizeof what, "unlocks the mutex at %s:%d in", base(file), line);
+    explore_check_access(m, sizeof *m, what);
     set_holder(m, MAIN);
     char f[64];
     explore_trace_add(t_self, "%s:%d unlock %s", base(file), line, explore_field(text, f, sizeof f));
