@@ -465,7 +465,10 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
             exit(2);
         }
         g_bound = MAX_BOUND;
+        int given = g_prefix;
         run_once(s);
+        if (g_depth < given)
+            printf("explore: the schedule ended after %d decisions; the rest of the id was not used\n", g_depth);
         char id[4 * MAX_DECISIONS];
         explore_schedule_id(id, sizeof id);
         printf("explore: schedule %s of %s (passes every check):\n", id, s->name);
