@@ -84,6 +84,14 @@ static bool simple_promise_client_await_ready(simple_promise *p)
 
 static bool simple_promise_client_await_suspend(simple_promise *p, lockstep_coro *handle)
 {
+#ifdef LOCKSTEP_CHECK_THEN_SIGN_UP
+    /* The 04-15 article's opening race, kept for the explorer to find: check,
+     * then sign up. A completion between the two resumes nobody (lost wake-up). */
+    if (atomic_load_explicit(&p->m_waiting, memory_order_acquire) != NULL)
+        return false;
+    atomic_store_explicit(&p->m_waiting, handle, memory_order_release);
+    return true;
+#endif
     /* release: publish our suspended state to the completer that will resume us;
      * acquire: if it already completed, read the result it published. */
     lockstep_coro *old = atomic_exchange_explicit(&p->m_waiting, handle, memory_order_acq_rel);

@@ -1,0 +1,128 @@
+/*
+ * The schedule explorer: what scenarios and the hook header see.
+ *
+ * A scenario is a few functions, each run on its own real thread. Exactly
+ * one of them runs at a time: every atomic operation and every mutex call in
+ * the step's sources (turned into a call to this file's functions by
+ * hook.h) is a scheduling point, where the explorer decides which thread
+ * performs its next operation. Running the scenario again and again, each
+ * time with a different sequence of decisions, explores its interleavings
+ * (sched.c). Each run is checked (alloc.c: use after free, double free,
+ * leaks; sched.c: deadlock; the scenario: its own invariants), and a failing
+ * run prints as a trace (trace.c).
+ */
+#ifndef LOCKSTEP_EXPLORE_H
+#define LOCKSTEP_EXPLORE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Most threads in a scenario (a decision is a bit mask over them). */
+#define EXPLORE_MAX_THREADS 4
+
+/* ---- scenarios ----------------------------------------------------------- */
+
+typedef struct explore_scenario {
+    const char *name;  /* the ctest name's last part; one line with min_step (CMake reads it) */
+    int min_step;      /* the first step it applies to */
+    const char *about; /* one sentence, printed with the result */
+    int nthreads;
+    const char *thread_names[EXPLORE_MAX_THREADS];
+    void (*threads[EXPLORE_MAX_THREADS])(void);
+    void (*begin)(void);   /* optional: before each round of the search (sched.c) */
+    void (*setup)(void);   /* before the threads start, on the main thread */
+    void (*check)(void);   /* after every thread has finished: invariants, cleanup */
+    void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
+} explore_scenario;
+
+/* Defined by each scenario source (scenario_task.c, scenario_event.c). */
+extern const explore_scenario explore_scenarios[];
+extern const size_t explore_nscenarios;
+extern const char *const explore_component;
+extern const int explore_step; /* LOCKSTEP_STEP of the build */
+
+/* How the scenario source prints the values of its step's fields
+ * (m_waiting's sentinels, a flag): writes into buf and returns true, or
+ * returns false to let the trace print the value generically. */
+bool explore_decode(const char *field, const volatile void *obj, uintptr_t value, char *buf, size_t size);
+
+/* ---- what scenarios call ------------------------------------------------ */
+
+/* Reports a failure: prints the trace of this schedule, the failure line
+ *     explore: FAILED (<kind>): <message>
+ * and how to replay it, then ends the process. */
+_Noreturn void explore_fail(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A line in the calling thread's column of the trace (what the scenario does). */
+void explore_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Names a block or coroutine frame for the trace ("driver" instead of an
+ * address). A coroutine frame freed later has its resume function replaced
+ * by a trap, so a resumption after the free is reported, not a crash. */
+void explore_name(const volatile void *addr, const char *name);
+void explore_name_coro(const volatile void *addr, const char *name);
+
+/* Blocks the calling scenario thread until ready() is true (a scheduling
+ * point: the thread is simply not runnable until then). For an order the
+ * scenario needs, e.g. "complete only after the awaiter was destroyed". */
+void explore_wait_until(bool (*ready)(void), const char *what);
+
+/* Whether the current run is a replay (--replay): summaries are skipped. */
+bool explore_replaying(void);
+
+/* ---- what hook.h calls (not for scenarios) -------------------------------- */
+
+enum explore_op { EXPLORE_LOAD, EXPLORE_STORE, EXPLORE_EXCHANGE, EXPLORE_CAS, EXPLORE_FETCH };
+
+/* The scheduling point before an atomic operation on obj: waits for this
+ * thread's turn, then checks that obj is not in a freed block. */
+void explore_point(const volatile void *obj, size_t size, const char *file, int line);
+/* After the operation: one trace line. */
+void explore_log_op(enum explore_op op, const char *opname, const char *objtext, const char *ordertext,
+                    const volatile void *obj, uintptr_t stored, uintptr_t expected, uintptr_t took, bool ok);
+
+int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, int line);
+int explore_mutex_unlock(pthread_mutex_t *m, const char *text, const char *file, int line);
+int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const char *text, const char *file, int line);
+int explore_cond_signal(pthread_cond_t *c, const char *text, const char *file, int line);
+int explore_cond_broadcast(pthread_cond_t *c, const char *text, const char *file, int line);
+
+void *explore_alloc_at(size_t size, const char *file, int line);
+void explore_free_at(void *p, const char *file, int line);
+
+/* ---- between the explorer's own files ------------------------------------ */
+
+/* sched.c */
+/* Explores s (see sched.c for the rounds), or replays one schedule; returns
+ * how many schedules the last round ran. */
+long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
+                 const char *replay_id);
+bool explore_exhaustive(void);          /* the last round skipped no schedule for the bound */
+int explore_bound(void);                /* the last round's bound */
+int explore_self(void);                 /* the calling scenario thread's index, -1 on the main thread */
+int explore_nthreads(void);
+const char *explore_thread_name(int i);
+void explore_schedule_id(char *buf, size_t size);
+void explore_failure_footer(void);      /* the replay line */
+
+/* trace.c */
+extern _Thread_local const char *explore_site_file; /* set by explore_point for explore_log_op */
+extern _Thread_local int explore_site_line;
+void explore_trace_reset(void);
+void explore_trace_add(int thread, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int explore_trace_length(void);
+void explore_trace_print(void);
+void explore_format_value(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size);
+const char *explore_name_of(const volatile void *addr);
+bool explore_is_coro(const volatile void *addr);
+const char *explore_field(const char *objtext, char *buf, size_t size);
+
+/* alloc.c */
+void explore_alloc_reset(void);         /* really frees the last run's blocks */
+void explore_check_access(const volatile void *obj, size_t size, const char *what);
+void explore_check_leaks(void);
+void explore_install_crash_handlers(void);
+
+#endif /* LOCKSTEP_EXPLORE_H */

@@ -1,0 +1,79 @@
+/*
+ * explore_<component>_stepNN: runs one scenario of this binary's component
+ * under the explorer.
+ *
+ *     explore_task_step03 completion_vs_await          every schedule, or at most 2 preemptions if too many
+ *     explore_task_step03 completion_vs_await -p 3     at most 3 preemptions (also LOCKSTEP_EXPLORE_PREEMPTIONS)
+ *     explore_task_step03 completion_vs_await --replay 1.0.1
+ *     explore_task_step03 --list
+ *
+ * Exit status: 0 every schedule passed, 1 one failed (its trace is
+ * printed), 2 bad usage, 77 the scenario needs a later step.
+ */
+#include "explore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(const char *program)
+{
+    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID]\n       %s --list\n", program,
+            program);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *program = argv[0], *name = NULL, *replay = NULL;
+    int bound = 2;
+    bool bound_is_hard = false; /* given: stop at it even when the scenario is small */
+    if (getenv("LOCKSTEP_EXPLORE_PREEMPTIONS")) {
+        bound = atoi(getenv("LOCKSTEP_EXPLORE_PREEMPTIONS"));
+        bound_is_hard = true;
+    }
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--list") == 0) {
+            for (size_t k = 0; k < explore_nscenarios; ++k)
+                printf("%-28s (from step %02d) %s\n", explore_scenarios[k].name, explore_scenarios[k].min_step,
+                       explore_scenarios[k].about);
+            return 0;
+        } else if ((strcmp(argv[i], "--preemptions") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
+            bound = atoi(argv[++i]);
+            bound_is_hard = true;
+        } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
+            replay = argv[++i];
+        } else if (argv[i][0] != '-' && !name) {
+            name = argv[i];
+        } else {
+            return usage(program);
+        }
+    }
+    if (!name)
+        return usage(program);
+    const explore_scenario *s = NULL;
+    for (size_t k = 0; k < explore_nscenarios; ++k)
+        if (strcmp(explore_scenarios[k].name, name) == 0)
+            s = &explore_scenarios[k];
+    if (!s) {
+        fprintf(stderr, "%s: no scenario '%s' (--list shows them)\n", program, name);
+        return 2;
+    }
+    if (explore_step < s->min_step) {
+        printf("SKIPPED: %s needs step %02d or later\n", s->name, s->min_step);
+        return 77;
+    }
+
+    explore_install_crash_handlers();
+    printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
+    fflush(stdout);
+    long n = explore_run(s, program, bound, bound_is_hard, replay);
+    if (!replay && explore_exhaustive())
+        printf("explore: %ld schedule%s explored, every interleaving (exhaustive: none needs more than %d "
+               "preemption%s), every one passed\n", n, n == 1 ? "" : "s", explore_bound(),
+               explore_bound() == 1 ? "" : "s");
+    else if (!replay)
+        printf("explore: %ld schedules explored, every one with at most %d preemption%s (bounded: schedules with "
+               "more were skipped), every one passed\n", n, explore_bound(), explore_bound() == 1 ? "" : "s");
+    return 0;
+}

@@ -1,0 +1,216 @@
+/*
+ * Scenarios for awaitable_event, compiled for every step that has it, like
+ * tests/unit/test_event.c.
+ *
+ * A waiter is a coroutine `co_await event;` that frees its own frame when it
+ * ends (a fire-and-forget coroutine), so that its awaiter, and the list node
+ * in it (step 05), is gone as soon as set() resumes it: set() must not touch
+ * it after that. What each waiter did is counted outside its frame.
+ */
+#include "explore.h"
+
+#include "lockstep/alloc.h"
+#include "lockstep/event.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const explore_component = "event";
+const int explore_step = LOCKSTEP_STEP;
+
+bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
+{
+    (void)obj;
+    if (strcmp(field, "signaled") != 0)
+        return false;
+    snprintf(buf, size, "%s", v ? "true" : "false");
+    return true;
+}
+
+/* ---- the waiter ------------------------------------------------------------ */
+
+enum { MAX_WAITERS = 2 };
+
+typedef struct waiter_frame {
+    lockstep_coro coro;
+    awaitable_event *ev;
+    awaitable_event_awaiter aw;
+    int id;
+    bool suspended;      /* this await suspended, so set() resumed it */
+    bool reawait;        /* once resumed by set(), await the event again */
+    bool destroys_event; /* once resumed by set(), destroy and free the event */
+} waiter_frame;
+
+static awaitable_event *g_ev;
+static bool g_ev_gone;
+static int g_awaits[MAX_WAITERS]; /* awaits each waiter finished */
+static int g_order[2 * MAX_WAITERS], g_norder; /* who set() resumed, in order */
+static bool g_started[MAX_WAITERS];
+static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B"};
+
+static lockstep_coro *waiter_resume(lockstep_coro *self)
+{
+    waiter_frame *f = (waiter_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+    again:
+        self->resume_point = 1;
+        f->suspended = false;
+        if (!awaitable_event_await_ready(f->ev, &f->aw)) {
+            f->suspended = true; /* written before self is published */
+            if (awaitable_event_await_suspend(f->ev, &f->aw, self))
+                return NULL;
+            f->suspended = false; /* set meanwhile */
+        }
+        /* fall through */
+    case 1:
+        if (f->suspended)
+            explore_note("%s continues: set() resumed it", g_names[f->id]);
+        ++g_awaits[f->id];
+        if (f->suspended)
+            g_order[g_norder++] = f->id;
+        if (awaitable_event_await_resume(&f->aw) != 0)
+            explore_fail("wrong value", "%s's await ended with error %d", g_names[f->id],
+                         awaitable_event_await_resume(&f->aw));
+        if (f->reawait) {
+            f->reawait = false;
+            explore_note("%s awaits the event again", g_names[f->id]);
+            goto again;
+        }
+        if (f->destroys_event && f->suspended) {
+            explore_note("%s, resumed by set(), destroys and frees the event", g_names[f->id]);
+            awaitable_event_destroy(f->ev);
+            lockstep_free(f->ev);
+            g_ev_gone = true;
+        }
+        explore_note("%s ends: its frame is freed", g_names[f->id]);
+        lockstep_coro_free(self);
+        return NULL;
+    }
+    return NULL;
+}
+
+static void waiter_destroy(lockstep_coro *self) { lockstep_coro_free(self); }
+
+static waiter_frame *g_waiters[MAX_WAITERS];
+
+static void make_event(void)
+{
+    g_ev = lockstep_alloc(sizeof *g_ev);
+    if (!g_ev || awaitable_event_init(g_ev) != 0)
+        explore_fail("setup", "could not make the event");
+    explore_name(g_ev, "event");
+    g_ev_gone = false;
+    g_norder = 0;
+    for (int i = 0; i < MAX_WAITERS; ++i) {
+        g_awaits[i] = 0;
+        g_started[i] = false;
+        waiter_frame *f = (waiter_frame *)lockstep_coro_new(sizeof *f, waiter_resume, waiter_destroy);
+        if (!f)
+            explore_fail("setup", "could not make a waiter");
+        f->ev = g_ev;
+        f->id = i;
+        explore_name_coro(f, g_names[i]);
+        g_waiters[i] = f;
+    }
+}
+
+static void start_waiter(int i)
+{
+    explore_note("%s: co_await event", g_names[i]);
+    g_started[i] = true;
+    lockstep_coro_resume(&g_waiters[i]->coro);
+}
+
+static void start_a(void) { start_waiter(0); }
+static void start_a_then_b(void) { start_waiter(0); start_waiter(1); }
+
+static void set(void)
+{
+    explore_note("set the event");
+    awaitable_event_set(g_ev);
+}
+
+static void reset(void)
+{
+    explore_note("reset the event");
+    awaitable_event_reset(g_ev);
+}
+
+/* Every started waiter finished its awaits exactly once each; the ones set()
+ * resumed came in arrival order; then the event is torn down. */
+static void check_waiters(int expected_awaits)
+{
+    for (int i = 0; i < MAX_WAITERS; ++i) {
+        if (!g_started[i]) {
+            lockstep_coro_destroy(&g_waiters[i]->coro);
+            continue;
+        }
+        if (g_awaits[i] == 0)
+            explore_fail("lost wake-up", "%s is still suspended on the event, though it was set and every thread has "
+                         "finished: nobody will ever resume it", g_names[i]);
+        if (g_awaits[i] != expected_awaits)
+            explore_fail("resumed twice", "%s finished %d awaits, expected %d", g_names[i], g_awaits[i],
+                         expected_awaits);
+    }
+    for (int k = 1; k < g_norder; ++k)
+        if (g_order[k - 1] > g_order[k])
+            explore_fail("FIFO order", "set() resumed %s before %s, which arrived first", g_names[g_order[k - 1]],
+                         g_names[g_order[k]]);
+    if (!g_ev_gone) {
+        awaitable_event_destroy(g_ev);
+        lockstep_free(g_ev);
+    }
+}
+
+static void check_one_await(void) { check_waiters(1); }
+static void check_two_awaits(void) { check_waiters(2); }
+
+/* With a reset in the race, the waiter may rightly stay suspended: the event
+ * ended unsignaled. Then the check sets it to let the waiter go. */
+static void check_after_reset(void)
+{
+    if (g_awaits[0] == 0) {
+        if (atomic_load_explicit(&g_ev->signaled, memory_order_relaxed))
+            explore_fail("lost wake-up", "waiter A is still suspended, though the event ended signaled");
+        awaitable_event_set(g_ev);
+    }
+    check_waiters(1);
+}
+
+static void reawait_setup(void)
+{
+    make_event();
+    g_waiters[0]->reawait = true;
+}
+
+static void destroys_setup(void)
+{
+    make_event();
+    g_waiters[0]->destroys_event = true;
+}
+
+/* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
+const explore_scenario explore_scenarios[] = {
+    {.name = "set_vs_await", .min_step = 4,
+     .about = "T0 sets the event while T1's waiter awaits it: resumed exactly once",
+     .nthreads = 2, .thread_names = {"setter", "waiters"}, .threads = {set, start_a},
+     .setup = make_event, .check = check_one_await},
+    {.name = "set_vs_two_awaits", .min_step = 4,
+     .about = "T0 sets the event while T1 starts waiter A, then waiter B: each resumed once, in FIFO order",
+     .nthreads = 2, .thread_names = {"setter", "waiters"}, .threads = {set, start_a_then_b},
+     .setup = make_event, .check = check_one_await},
+    {.name = "set_vs_reset_vs_await", .min_step = 4,
+     .about = "T0 sets, T1 resets, T2's waiter awaits: a waiter left suspended means the event ended unsignaled",
+     .nthreads = 3, .thread_names = {"setter", "resetter", "waiters"}, .threads = {set, reset, start_a},
+     .setup = make_event, .check = check_after_reset},
+    {.name = "reawait_during_set", .min_step = 4,
+     .about = "T0 sets the event; T1's waiter, resumed by set(), awaits it again at once",
+     .nthreads = 2, .thread_names = {"setter", "waiters"}, .threads = {set, start_a},
+     .setup = reawait_setup, .check = check_two_awaits},
+    {.name = "last_waiter_destroys_event", .min_step = 4,
+     .about = "T0 sets the event; T1's waiter, resumed by set(), destroys and frees the event",
+     .nthreads = 2, .thread_names = {"setter", "waiters"}, .threads = {set, start_a},
+     .setup = destroys_setup, .check = check_one_await},
+};
+const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

@@ -1,0 +1,210 @@
+/*
+ * Scenarios for simple_task, compiled once per step like tests/unit/test_task.c.
+ *
+ * The task body is task_bodies.h's triggered_task: it suspends on a trigger
+ * at once, and firing the trigger runs it to co_return 42 (its completion).
+ * The awaiter is task_bodies.h's driver: `result = co_await task;
+ * release(task);`, which records which path its await took.
+ */
+#include "explore.h"
+
+#include "lockstep/task.h"
+#include "task_bodies.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const explore_component = "task";
+const int explore_step = LOCKSTEP_STEP;
+
+/* m_waiting's values, as the step's README names them. */
+bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
+{
+    if (strcmp(field, "m_waiting") != 0)
+        return false;
+    const char *name = explore_name_of((const void *)v);
+    if (v == 0)
+        snprintf(buf, size, "running");
+    else if (LOCKSTEP_STEP >= 3 && v == 1)
+        snprintf(buf, size, "completed");
+    else if (LOCKSTEP_STEP >= 3 && v == 2)
+        snprintf(buf, size, "abandoned");
+    else if (LOCKSTEP_STEP == 2 && v == (uintptr_t)obj - offsetof(simple_promise, m_waiting))
+        snprintf(buf, size, "completed (the task's own handle)");
+    else if (name)
+        snprintf(buf, size, "awaiter %s", name);
+    else
+        snprintf(buf, size, "awaiter 0x%lx", (unsigned long)v);
+    return true;
+}
+
+/* ---- the pieces ------------------------------------------------------------ */
+
+static lockstep_trigger g_trig;
+static simple_task g_task;
+static driver_frame *g_driver;
+static task_result g_waited;
+static bool g_owner_done;
+static long g_paths[4]; /* over all schedules, by enum await_path */
+
+static void make_task(void)
+{
+    lockstep_trigger_init(&g_trig);
+    if (triggered_task(&g_task, &g_trig, task_value(42)) != 0)
+        explore_fail("setup", "could not create the task");
+    explore_name_coro(g_task.m_promise, "task");
+    g_driver = NULL;
+    g_owner_done = false;
+}
+
+/* The driver's resume function, with a trace line when the completion
+ * resumes it (on the completer's thread). */
+static lockstep_coro *noted_driver_resume(lockstep_coro *self)
+{
+    if (self->resume_point == 1)
+        explore_note("the driver continues after its co_await (resumed by the completion)");
+    return driver_resume(self);
+}
+
+static void make_task_and_driver(void)
+{
+    make_task();
+    g_driver = driver_create(g_task);
+    if (!g_driver)
+        explore_fail("setup", "could not create the driver");
+    g_driver->coro.resume = noted_driver_resume;
+    explore_name_coro(g_driver, "driver");
+}
+
+static void complete(void)
+{
+    explore_note("fire the trigger: the task body runs to co_return 42");
+    lockstep_trigger_fire(&g_trig);
+}
+
+static void await_task(void)
+{
+    explore_note("resume the driver: co_await task");
+    lockstep_coro_resume(&g_driver->coro);
+}
+
+static const char *path_name(enum await_path p)
+{
+    return p == PATH_READY ? "ready" : p == PATH_SUSPENDED ? "suspended" : p == PATH_LATE ? "late" : "none";
+}
+
+/* The driver must have finished its await exactly once, with the value. */
+static void check_driver(void)
+{
+    driver_frame *d = g_driver;
+    if (d->finished == 0)
+        explore_fail("lost wake-up", "the driver is still suspended on the task (its await took the %s path), and "
+                     "every thread has finished: nobody will ever resume it", path_name(d->path));
+    if (d->finished > 1 || d->resumed_when_done)
+        explore_fail("resumed twice", "the driver finished its await %d times and was resumed %d times after its end",
+                     d->finished, d->resumed_when_done);
+    if (d->result.error || d->result.value != 42)
+        explore_fail("wrong value", "the driver's await returned {%d, %ld}, expected {0, 42}", d->result.error,
+                     (long)d->result.value);
+    ++g_paths[d->path];
+    lockstep_coro_destroy(&d->coro);
+}
+
+/* ---- completion || await ------------------------------------------------------- */
+
+static void reset_paths(void)
+{
+    memset(g_paths, 0, sizeof g_paths);
+}
+
+static void completion_vs_await_summary(void)
+{
+    printf("explore: the driver's await took the ready path in %ld schedules, suspended in %ld, late in %ld\n",
+           g_paths[PATH_READY], g_paths[PATH_SUSPENDED], g_paths[PATH_LATE]);
+    if (!g_paths[PATH_READY] || !g_paths[PATH_SUSPENDED] || !g_paths[PATH_LATE]) {
+        printf("explore: FAILED (coverage): every path (ready, suspended, late) should be reached\n");
+        exit(1);
+    }
+}
+
+/* ---- completion || release ----------------------------------------------------- */
+
+static void release_task(void)
+{
+    explore_note("release the task (nobody awaits it)");
+    simple_task_release(&g_task);
+}
+
+static void check_nothing(void)
+{
+    /* the explorer checks the frame was freed exactly once (leak, double free) */
+}
+
+/* ---- await, then destroy the awaiter; the completion after that ----------------- */
+
+/* Destroying a suspended coroutine is legal only while nothing can resume it,
+ * so the completion waits until the owner is done: what is explored is the
+ * release racing the body's suspension, and the completion after it. */
+static void owner_awaits_then_destroys(void)
+{
+    await_task();
+    if (!g_driver->finished) {
+        explore_note("destroy the suspended driver: it releases the task");
+        lockstep_coro_destroy(&g_driver->coro);
+        g_driver = NULL;
+    }
+    g_owner_done = true;
+}
+
+static bool owner_done(void) { return g_owner_done; }
+
+static void complete_after_owner(void)
+{
+    explore_wait_until(owner_done, "the owner is done");
+    complete();
+}
+
+static void check_destroyed(void)
+{
+    if (g_driver)
+        check_driver();
+}
+
+/* ---- a plain thread waits (simple_task_wait: a mutex and a condition variable) -- */
+
+static void wait_for_task(void)
+{
+    explore_note("simple_task_wait(task)");
+    g_waited = simple_task_wait(&g_task);
+}
+
+static void check_waited(void)
+{
+    if (g_waited.error || g_waited.value != 42)
+        explore_fail("wrong value", "simple_task_wait returned {%d, %ld}, expected {0, 42}", g_waited.error,
+                     (long)g_waited.value);
+    simple_task_release(&g_task);
+}
+
+/* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
+const explore_scenario explore_scenarios[] = {
+    {.name = "completion_vs_await", .min_step = 1,
+     .about = "the body completes on T0 while T1 awaits the task (ready, suspended and late paths)",
+     .nthreads = 2, .thread_names = {"completer", "awaiter"}, .threads = {complete, await_task},
+     .begin = reset_paths, .setup = make_task_and_driver, .check = check_driver,
+     .summary = completion_vs_await_summary},
+    {.name = "completion_vs_release", .min_step = 1,
+     .about = "the body completes on T0 while T1 releases the task: the frame is freed once",
+     .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete, release_task},
+     .setup = make_task, .check = check_nothing},
+    {.name = "await_then_destroy", .min_step = 3,
+     .about = "T1 awaits and destroys the suspended awaiter (releasing the task), then T0 completes",
+     .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_after_owner, owner_awaits_then_destroys},
+     .setup = make_task_and_driver, .check = check_destroyed},
+    {.name = "wait_vs_completion", .min_step = 1,
+     .about = "T1 blocks in simple_task_wait while T0 completes the task",
+     .nthreads = 2, .thread_names = {"completer", "waiter"}, .threads = {complete, wait_for_task},
+     .setup = make_task, .check = check_waited},
+};
+const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];
