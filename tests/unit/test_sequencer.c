@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -728,34 +729,80 @@ START_TEST(queues_race_from_several_threads)
 }
 END_TEST
 
-/* ---- destroy races the last task's completion ---------------------------------
- * The last task completes on the executor while this thread destroys the
- * sequencer: whichever of complete() and the destroy's abandon() is second
- * frees the node. */
+/* ---- destroy against the last task's completion on another thread -----------------
+ * The only task's body waits on a trigger that a second thread fires, so it
+ * completes there, and this thread destroys the sequencer: whichever of
+ * complete() and the destroy's abandon() is second frees the node. Odd
+ * iterations destroy first, even ones second; the two threads order their
+ * steps with relaxed flags only, so nothing but the sequencer's own
+ * exchanges orders the free after the other side's exchange. Under
+ * ThreadSanitizer a missing acquire (destroy second) or release (destroy
+ * first) in abandon() is then reported as a race on the node. */
+typedef struct relaxed_firer {
+    lockstep_trigger trig;
+    atomic_uint armed; /* release/acquire: iteration i's trigger is armed */
+    atomic_uint fire;  /* relaxed: fire iteration i now */
+    atomic_uint fired; /* release: iteration i has fired */
+    unsigned iterations;
+} relaxed_firer;
+
+static void wait_relaxed(atomic_uint *flag, unsigned value)
+{
+    for (unsigned spins = 0; atomic_load_explicit(flag, memory_order_relaxed) != value; ++spins)
+        if (spins % 64 == 63)
+            sched_yield(); /* the other thread may share our CPU */
+}
+
+static void *relaxed_firer_main(void *arg)
+{
+    relaxed_firer *f = arg;
+    for (unsigned i = 1; i <= f->iterations; ++i) {
+        race_wait_for(&f->armed, i);
+        wait_relaxed(&f->fire, i);
+        lockstep_trigger_fire(&f->trig);
+        atomic_store_explicit(&f->fired, i, memory_order_release);
+    }
+    return NULL;
+}
+
 START_TEST(destroy_races_completion)
 {
-    size_t n = lockstep_iterations(100000) / 10;
-    lockstep_executor ex;
-    ck_assert_int_eq(lockstep_executor_init(&ex, 1), 0);
+    relaxed_firer f;
+    lockstep_trigger_init(&f.trig);
+    atomic_init(&f.armed, 0);
+    atomic_init(&f.fire, 0);
+    atomic_init(&f.fired, 0);
+    f.iterations = (unsigned)(lockstep_iterations(100000) / 5);
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, relaxed_firer_main, &f), 0);
     seq_log log;
     seq_log_init(&log, NULL, 0);
-    race_steer steer = {0};
-    for (size_t i = 0; i < n; ++i) {
+    unsigned destroy_freed = 0;
+    for (unsigned i = 1; i <= f.iterations; ++i) {
         seq_op op;
         seq_op_init(&op, &log, 0, task_value((intptr_t)i));
-        op.hop = &ex;
+        op.trig = &f.trig;
         task_sequencer seq;
         task_sequencer_init(&seq);
         simple_task t = {0};
-        ck_assert_int_eq(task_sequencer_queue(&seq, seq_op_maker, &op, NULL, &t), 0);
-        race_steer_wait(&steer);
-        bool done_first = simple_task_await_ready(&t);
+        int err = task_sequencer_queue(&seq, seq_op_maker, &op, NULL, &t); /* arms the trigger */
+        race_publish(&f.armed, i);
+        bool destroy_first = i % 2;
+        if (!destroy_first) {
+            atomic_store_explicit(&f.fire, i, memory_order_relaxed);
+            wait_relaxed(&f.fired, i);
+        }
+        uint64_t frees = lockstep_alloc_thread().frees;
         task_sequencer_destroy(&seq);
-        race_steer_update(&steer, !done_first);
-        ck_assert_int_eq(simple_task_wait(&t).value, (intptr_t)i);
-        simple_task_release(&t);
+        destroy_freed += lockstep_alloc_thread().frees != frees; /* destroy came second */
+        if (destroy_first)
+            atomic_store_explicit(&f.fire, i, memory_order_relaxed);
+        race_wait_for(&f.fired, i);
+        ck_assert_int_eq(err, 0);
+        ck_assert_int_eq(take_result(&t, "destroy against completion").value, (intptr_t)i);
     }
-    lockstep_executor_destroy(&ex);
+    pthread_join(th, NULL);
+    printf("destroy came second (and freed the node) %u of %u times\n", destroy_freed, f.iterations);
 }
 END_TEST
 
