@@ -506,6 +506,52 @@ START_TEST(backlog_drains_in_bounded_stack)
 }
 END_TEST
 
+/* The same backlog with an executor: each task's turn only posts it to the
+ * executor, whose worker starts it from its own loop, so every maker runs at
+ * the worker's base depth. */
+START_TEST(backlog_on_an_executor_drains_in_bounded_stack)
+{
+    size_t n = lockstep_iterations(100000);
+    lockstep_executor ex;
+    ck_assert_int_eq(lockstep_executor_init(&ex, 1), 0);
+    seq_op *ops = malloc(n * sizeof *ops);
+    int *order = malloc(n * sizeof *order);
+    ck_assert(ops && order);
+    seq_log log, gate_log;
+    seq_log_init(&log, order, n);
+    seq_log_init(&gate_log, NULL, 0);
+    lockstep_trigger gate;
+    lockstep_trigger_init(&gate);
+    seq_op gate_op;
+    seq_op_init(&gate_op, &gate_log, -1, task_value(-1));
+    gate_op.trig = &gate;
+    seq_init(&g_seq);
+    simple_task t = queue_op(&g_seq, &gate_op); /* runs here, suspends on the gate */
+    simple_task_release(&t);
+    for (size_t i = 0; i < n; ++i) {
+        seq_op_init(&ops[i], &log, (int)i, task_value((intptr_t)i));
+        simple_task_release(&t);
+        ck_assert_int_eq(task_sequencer_queue(&g_seq, backlog_maker, &ops[i], &ex, &t), 0);
+    }
+    g_lowest_sp = UINTPTR_MAX; /* the worker reads these after the gate fires */
+    g_highest_sp = 0;
+    lockstep_trigger_fire(&gate); /* the first task posts itself; the worker runs the rest */
+    task_result r = simple_task_wait(&t);
+    simple_task_release(&t);
+    task_sequencer_destroy(&g_seq);
+    lockstep_executor_destroy(&ex);
+    ck_assert_msg(r.error == 0 && r.value == (intptr_t)n - 1, "the last task completed with {%d, %ld}", r.error,
+                  (long)r.value);
+    unsigned long spread = (unsigned long)(g_highest_sp - g_lowest_sp);
+    ck_assert_msg(spread < 1024,
+                  "draining a backlog of %zu tasks on an executor spread the makers' frames over %lu bytes of "
+                  "stack: they nest (errata 5, see " README ", 'Bounded stack')", n, spread);
+    assert_in_order(&log, n);
+    free(order);
+    free(ops);
+}
+END_TEST
+
 /* ---- a chain of awaiters drains in bounded stack ---------------------------------
  * K sequencers; task k on sequencer k has for its body task k-1 (its maker
  * hands it over), so task k awaits task k-1, and task 0 awaits a trigger.
@@ -819,6 +865,7 @@ int main(int argc, char **argv)
         {destroy_with_tasks_pending, 6, why, 0},
         {executor_hop_runs_the_maker_on_the_executor, 6, why, 0},
         {backlog_drains_in_bounded_stack, 6, why, 0},
+        {backlog_on_an_executor_drains_in_bounded_stack, 6, why, 0},
         {awaiter_chain_drains_in_bounded_stack, 6, why, 0},
         {queue_from_inside_a_task, 6, why, 0},
         {queues_race_from_several_threads, 6, why, 0},
