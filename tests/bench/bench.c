@@ -27,6 +27,9 @@
 #if LOCKSTEP_HAS_EVENT
 #include "lockstep/event.h"
 #endif
+#if LOCKSTEP_HAS_SEQUENCER
+#include "lockstep/sequencer.h"
+#endif
 
 #include <errno.h>
 #include <pthread.h>
@@ -403,6 +406,158 @@ static sample event_fanout(size_t k, size_t n)
 #endif
 
 /* ======================================================================== */
+/* task_sequencer workloads                                                  */
+/* ======================================================================== */
+#if LOCKSTEP_HAS_SEQUENCER
+
+/* The queued operation's body: completes synchronously, checks strict order
+ * (C++: seq_op(st, i) { st.errors += st.next != i; st.next = i + 1; co_return i; }). */
+typedef struct seq_state {
+    size_t next, errors;
+} seq_state;
+
+/* The maker's context: what the peer's lambda [&st, i] captures. */
+typedef struct seq_op_ctx {
+    seq_state *st;
+    size_t i;
+} seq_op_ctx;
+
+typedef struct seq_op_frame {
+    simple_promise promise;
+    seq_state *st;
+    size_t i;
+} seq_op_frame;
+
+static lockstep_coro *seq_op_body(lockstep_coro *self)
+{
+    seq_op_frame *f = (seq_op_frame *)self;
+    f->st->errors += f->st->next != f->i;
+    f->st->next = f->i + 1;
+    simple_promise_return_value(&f->promise, task_value((intptr_t)f->i));
+    return simple_promise_final_suspend(&f->promise);
+}
+
+static int seq_op_maker(void *ctx, simple_task *task)
+{
+    seq_op_ctx *c = ctx;
+    simple_promise *p;
+    int err = simple_promise_create(&p, sizeof(seq_op_frame), seq_op_body);
+    if (err)
+        return err;
+    seq_op_frame *f = (seq_op_frame *)p;
+    f->st = c->st;
+    f->i = c->i;
+    simple_task_start(task, p);
+    return 0;
+}
+
+/* The gate: holds the sequencer until the harness fires it. */
+static int seq_gate_maker(void *ctx, simple_task *task)
+{
+    return triggered_task(task, ctx, task_value(-1));
+}
+
+/* The driver: queues K operations (the gate first, if any), releasing each
+ * task but the last, then awaits the last. */
+typedef struct seq_driver {
+    lockstep_coro coro;
+    task_sequencer *seq;
+    seq_state *st;
+    seq_op_ctx *ctx; /* K contexts, one per queued operation */
+    size_t i, k;
+    lockstep_trigger *gate;
+    simple_task t;
+    intptr_t last;
+} seq_driver;
+
+static lockstep_coro *seq_driver_resume(lockstep_coro *self)
+{
+    seq_driver *f = (seq_driver *)self;
+    switch (self->resume_point) {
+    case 0:
+        if (f->gate) {
+            if (task_sequencer_queue(f->seq, seq_gate_maker, f->gate, NULL, &f->t) != 0)
+                die("out of memory");
+            simple_task_release(&f->t); /* released while pending */
+        }
+        for (f->i = 0; f->i < f->k; ++f->i) {
+            simple_task_release(&f->t);
+            f->ctx[f->i] = (seq_op_ctx){f->st, f->i};
+            if (task_sequencer_queue(f->seq, seq_op_maker, &f->ctx[f->i], NULL, &f->t) != 0)
+                die("out of memory");
+        }
+        self->resume_point = 1;
+        if (!simple_task_await_ready(&f->t) && simple_task_await_suspend(&f->t, self))
+            return NULL;
+        /* fall through */
+    case 1:
+        f->last = simple_task_await_resume(&f->t).value;
+        simple_task_release(&f->t);
+    }
+    return driver_finish(self);
+}
+
+/* One round: a fresh sequencer (untimed), then timed: queue K ops, fire the
+ * gate if any, await the last. Rounds are repeated until N ops are done. */
+static sample sequencer_run(size_t k, size_t n, bool backlog)
+{
+    size_t rounds = n / k > 0 ? n / k : 1;
+    seq_op_ctx *ctx = malloc(k * sizeof *ctx);
+    if (!ctx)
+        die("out of memory");
+    double ns = 0, allocs = 0;
+    bool ok = true;
+    for (size_t r = 0; r < rounds; ++r) {
+        task_sequencer seq;
+        if (task_sequencer_init(&seq) != 0)
+            die("task_sequencer_init failed");
+        seq_state st = {0, 0};
+        lockstep_trigger gate;
+        lockstep_trigger_init(&gate);
+        seq_driver *d = (seq_driver *)lockstep_coro_new(sizeof *d, seq_driver_resume, lockstep_coro_free);
+        if (!d)
+            die("out of memory");
+        d->seq = &seq; /* the rest is zeroed by lockstep_coro_new */
+        d->st = &st;
+        d->ctx = ctx;
+        d->k = k;
+        d->gate = backlog ? &gate : NULL;
+        d->last = -2;
+        meter m;
+        meter_start(&m);
+        lockstep_coro_resume(&d->coro);
+        if (backlog)
+            lockstep_trigger_fire(&gate);
+        sample one = meter_stop(&m, k);
+        ns += one.ns_per_op;
+        allocs += one.allocs_per_op;
+        ok = ok && lockstep_coro_done(&d->coro) && d->last == (intptr_t)k - 1 && st.errors == 0 && st.next == k;
+        lockstep_coro_destroy(&d->coro);
+        task_sequencer_destroy(&seq);
+    }
+    free(ctx);
+    sample s;
+    memset(&s, 0, sizeof s);
+    s.ns_per_op = ns / (double)rounds;
+    s.allocs_per_op = allocs / (double)rounds;
+    s.ok = ok;
+    if (rounds > 1)
+        add_note(&s, "%zu rounds of %zu ops;", rounds, k);
+    return s;
+}
+
+static sample sequencer_chain(size_t k, size_t n)
+{
+    return sequencer_run(k, n, false);
+}
+
+static sample sequencer_backlog(size_t k, size_t n)
+{
+    return sequencer_run(k, n, true);
+}
+#endif
+
+/* ======================================================================== */
 /* The program: one process per run                                          */
 /* ======================================================================== */
 
@@ -426,8 +581,15 @@ static sample w_task_race(size_t k, size_t n) { (void)k; return task_race(n); }
 #define W_EVENT_FANOUT NULL
 #define LACKS_EVENT "has no awaitable_event (it arrives in step 04)"
 #endif
-#define W_SEQUENCER NULL
+#if LOCKSTEP_HAS_SEQUENCER
+#define W_SEQUENCER_CHAIN sequencer_chain
+#define W_SEQUENCER_BACKLOG sequencer_backlog
+#define LACKS_SEQUENCER NULL
+#else
+#define W_SEQUENCER_CHAIN NULL
+#define W_SEQUENCER_BACKLOG NULL
 #define LACKS_SEQUENCER "has no task_sequencer (it arrives in step 06)"
+#endif
 
 static size_t make_table(workload *t)
 {
@@ -443,11 +605,11 @@ static size_t make_table(workload *t)
     }
     static const size_t seq[] = {1000, 1000000};
     for (size_t i = 0; i < 2; ++i) {
-        t[n] = (workload){"", W_SEQUENCER, seq[i], LACKS_SEQUENCER};
+        t[n] = (workload){"", W_SEQUENCER_CHAIN, seq[i], LACKS_SEQUENCER};
         snprintf(t[n++].name, sizeof t[0].name, "sequencer_chain/%zu", seq[i]);
     }
     for (size_t i = 0; i < 2; ++i) {
-        t[n] = (workload){"", W_SEQUENCER, seq[i], LACKS_SEQUENCER};
+        t[n] = (workload){"", W_SEQUENCER_BACKLOG, seq[i], LACKS_SEQUENCER};
         snprintf(t[n++].name, sizeof t[0].name, "sequencer_backlog/%zu", seq[i]);
     }
     return n;
