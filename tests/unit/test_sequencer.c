@@ -792,19 +792,12 @@ typedef struct relaxed_firer {
     unsigned iterations;
 } relaxed_firer;
 
-static void wait_relaxed(atomic_uint *flag, unsigned value)
-{
-    for (unsigned spins = 0; atomic_load_explicit(flag, memory_order_relaxed) != value; ++spins)
-        if (spins % 64 == 63)
-            sched_yield(); /* the other thread may share our CPU */
-}
-
 static void *relaxed_firer_main(void *arg)
 {
     relaxed_firer *f = arg;
     for (unsigned i = 1; i <= f->iterations; ++i) {
         race_wait_for(&f->armed, i);
-        wait_relaxed(&f->fire, i);
+        race_wait_relaxed(&f->fire, i);
         lockstep_trigger_fire(&f->trig);
         atomic_store_explicit(&f->fired, i, memory_order_release);
     }
@@ -836,7 +829,7 @@ START_TEST(destroy_races_completion)
         bool destroy_first = i % 2;
         if (!destroy_first) {
             atomic_store_explicit(&f.fire, i, memory_order_relaxed);
-            wait_relaxed(&f.fired, i);
+            race_wait_relaxed(&f.fired, i);
         }
         uint64_t frees = lockstep_alloc_thread().frees;
         task_sequencer_destroy(&seq);
@@ -856,20 +849,48 @@ int main(int argc, char **argv)
 {
     const char *why = "the task_sequencer arrives in step 06";
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {first_task_runs_at_once, 6, why, 0},
-        {strict_order_with_mixed_bodies, 6, why, 0},
-        {results_and_errors_propagate, 6, why, 0},
-        {maker_failure_completes_the_task_with_its_error, 6, why, 0},
-        {alloc_failure_in_queue_leaves_the_chain_working, 6, why, 0},
-        {release_before_the_task_starts, 6, why, 0},
-        {destroy_with_tasks_pending, 6, why, 0},
-        {executor_hop_runs_the_maker_on_the_executor, 6, why, 0},
-        {backlog_drains_in_bounded_stack, 6, why, 0},
-        {backlog_on_an_executor_drains_in_bounded_stack, 6, why, 0},
-        {awaiter_chain_drains_in_bounded_stack, 6, why, 0},
-        {queue_from_inside_a_task, 6, why, 0},
-        {queues_race_from_several_threads, 6, why, 0},
-        {destroy_races_completion, 6, why, 0},
+        {first_task_runs_at_once, 6, why, 0,
+         "the first task queued on an idle sequencer runs at once",
+         "steps/06-sequencer/README.md, \"The idea\""},
+        {strict_order_with_mixed_bodies, 6, why, 0,
+         "tasks run one after another in queue order, synchronous and suspending bodies mixed; each maker runs only after the previous body has left",
+         "steps/06-sequencer/README.md, \"The idea\""},
+        {results_and_errors_propagate, 6, why, 0,
+         "each returned task completes with its body's result or error",
+         "steps/06-sequencer/README.md, \"Errata this step fixes\" (complete is the last act)"},
+        {maker_failure_completes_the_task_with_its_error, 6, why, 0,
+         "a maker that fails completes the returned task with its error, and the chain goes on",
+         "steps/06-sequencer/README.md, \"Errata this step fixes\" (complete is the last act)"},
+        {alloc_failure_in_queue_leaves_the_chain_working, 6, why, 0,
+         "each allocation of a queue call failing in turn gives ENOMEM, links and leaks nothing, and the next task still runs",
+         "steps/06-sequencer/README.md, \"Errata this step fixes\" (errata 6)"},
+        {release_before_the_task_starts, 6, why, 0,
+         "releasing a returned task before it starts does not skip it",
+         "steps/06-sequencer/README.md, \"Errata this step fixes\" (lifetimes)"},
+        {destroy_with_tasks_pending, 6, why, 0,
+         "destroying the sequencer with tasks pending neither cancels nor waits: they run in order, everything is freed",
+         "steps/06-sequencer/README.md, \"The idea\""},
+        {executor_hop_runs_the_maker_on_the_executor, 6, why, 0,
+         "with an executor, the maker runs on the executor's thread",
+         "steps/06-sequencer/README.md, \"From C++ to C\""},
+        {backlog_drains_in_bounded_stack, 6, why, 0,
+         "a 1,000,000-task backlog drains on a 64 KiB stack, every maker at the same depth",
+         "steps/06-sequencer/README.md, \"Bounded stack\""},
+        {backlog_on_an_executor_drains_in_bounded_stack, 6, why, 0,
+         "the same backlog through an executor drains in bounded stack",
+         "steps/06-sequencer/README.md, \"Bounded stack\""},
+        {awaiter_chain_drains_in_bounded_stack, 6, why, 0,
+         "a chain of 100,000 awaiters, each with a successor queued, completes on a 64 KiB stack",
+         "steps/06-sequencer/README.md, \"Bounded stack\""},
+        {queue_from_inside_a_task, 6, why, 0,
+         "a task body that queues on the sequencer runs the new task after itself",
+         "steps/06-sequencer/README.md, \"The idea\""},
+        {queues_race_from_several_threads, 6, why, 0,
+         "queues from several threads: no two bodies overlap, each thread's tasks keep their order, each runs once",
+         "steps/06-sequencer/README.md, \"Memory orders\""},
+        {destroy_races_completion, 6, why, 0,
+         "destroy against the last task completing on another thread: whichever is second frees the node, once",
+         "steps/06-sequencer/README.md, \"Memory orders\""},
     };
     return lockstep_check_main("sequencer", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

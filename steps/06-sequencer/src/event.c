@@ -50,6 +50,13 @@ void awaitable_event_set(awaitable_event *ev)
         fifo = n;
     }
     while (fifo) {
+#ifdef LOCKSTEP_ARTICLE_RESUME_BEFORE_NEXT
+        /* Part 4's first version, kept for the explorer to find: resuming first
+         * lets the waiter end its node, then `next` is read from freed memory. */
+        lockstep_coro_resume(fifo->handle);
+        fifo = fifo->next;
+        continue;
+#endif
         lockstep_coro *handle = fifo->handle;
         fifo = fifo->next; /* before resuming: the resumed coroutine ends its node. (The
                               article has "reverse->next" here: errata 3.) */
@@ -84,6 +91,8 @@ bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter 
     aw->n.next = ev->head;
     ev->head = &aw->n;
     pthread_mutex_unlock(&ev->mutex);
+    /* From the unlock on, h may be resumed (and its frame, aw included,
+     * freed) by set() on another thread: touch nothing of it. */
     return true;
 }
 

@@ -43,8 +43,8 @@ typedef struct awaitable_event_node {
 
 /** A manual-reset event; caller-allocated, see awaitable_event_init(). */
 typedef struct awaitable_event {
-    atomic_bool signaled;       /**< set() has run (and reset() has not since) */
-    pthread_mutex_t mutex;      /**< guards head, and orders signaled with it */
+    atomic_bool signaled;     /**< set() has run (and reset() has not since) */
+    pthread_mutex_t mutex;    /**< guards head, and orders signaled with it */
     awaitable_event_node *head; /**< the waiters, most recent first (LIFO) */
 } awaitable_event;
 

@@ -163,8 +163,12 @@ task_result simple_task_await_resume(simple_task *task);
  *        Releasing twice through copies of one task is an assert (from step 03).
  * @par Thread safety
  * The owner of @p task. A coroutine that is destroyed while suspended on the
- * task releases it this way: from step 03 on, the task then never resumes
- * it; in steps 01 and 02 it still does (a use after free, see their READMEs).
+ * task releases it this way. From step 03 on, if that release happens before
+ * the completion's exchange, the task then never resumes the destroyed
+ * coroutine; in steps 01 and 02 it still does (a use after free, see their
+ * READMEs). A release racing a completion that may already be resuming the
+ * coroutine is a race no design allows: whoever destroys a suspended
+ * coroutine must know that nobody is resuming it.
  */
 void simple_task_release(simple_task *task);
 
