@@ -80,7 +80,7 @@ START_TEST(set_races_awaits_on_executor)
     hop_waiter *w[WAITERS];
     uint64_t suspended = 0, ready = 0;
     race_steer steer = {0};
-    race_budget budget = race_budget_start(10.0); /* race.h: may stop early under load */
+    race_budget budget = race_budget_start(6.0); /* race.h: may stop early under load */
     size_t ran = 0;
     for (size_t round = 0; round < rounds; ++round) {
         awaitable_event ev;

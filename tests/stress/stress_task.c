@@ -41,7 +41,7 @@
 #include <stdio.h>
 
 #define DEFAULT_ITERATIONS 1000000u
-#define BUDGET_SECONDS 10.0 /* race.h: may stop early under load, once both outcomes occurred */
+#define BUDGET_SECONDS 6.0 /* race.h: may stop early under load, once both outcomes occurred */
 
 static unsigned iterations(void)
 {
