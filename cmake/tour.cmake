@@ -221,12 +221,14 @@ endif()
 if(crashed)
   list(APPEND report "crashed (stack overflow): the articles' task_sequencer resumes each queued task inside its predecessor's completion, so a 1,000,000-task backlog nests a million frames deep and overflows the stack (erratum 5 in docs/ERRATA.md). Step 06 drains any backlog in constant stack." "")
 endif()
-list(APPEND report
-  "Spread: fastest and slowest of the ${TOUR_RUNS} runs, ns/op"
-  ""
-  "| workload | ${header} |"
-  "${rule}"
-  ${spread_rows})
+if(TOUR_RUNS GREATER 1)
+  list(APPEND report
+    "Spread: fastest and slowest of the ${TOUR_RUNS} runs, ns/op"
+    ""
+    "| workload | ${header} |"
+    "${rule}"
+    ${spread_rows})
+endif()
 message(NOTICE "")
 foreach(line IN LISTS report)
   message(NOTICE "${line}")
