@@ -1,16 +1,33 @@
 /*
  * bench.c -- the lockstep benchmark, one source compiled for every step.
  *
- * Same workloads, names, method and report line as the C++ peer
- * (peer_bench, see peers/RESULTS.md), so the two can run side by side:
+ * The workloads (what each timed region holds, per op):
+ *   task_ready         co_await a task that has already completed, release it
+ *   task_suspend       co_await a task suspended on a trigger; the harness
+ *                      fires it, the task resumes the driver, which releases it
+ *   task_abandon       release a suspended task unawaited, then complete it:
+ *                      it frees itself
+ *   task_race          N suspended tasks (set up untimed): thread A awaits
+ *                      them in order while thread B completes them in order
+ *   event_fanout/K     K waiters register, set() resumes them all (per
+ *                      waiter per round)
+ *   sequencer_chain/K  queue K tasks on an idle sequencer: each runs at once
+ *   sequencer_backlog/K  queue K tasks behind a gate task, then open the
+ *                      gate: the backlog drains
+ * tests/bench/cxx runs the same workloads, names, method and report line on
+ * the articles' C++, so the tour prints both side by side.
  *
  *   bench_stepNN [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]
  *
  * Each run of a workload is a fresh process (this program re-executed with
  * --one NAME): an untimed warm-up pass, then the timed pass, then a result
- * check and a leak check. Before measuring, the child starts and joins one
- * thread (multi-threaded libc mode, as the peer; --st skips it) and keeps
- * freed heap memory mapped (--trim keeps libc's default).
+ * check and a leak check: with address-space randomization, the layout alone
+ * moves some figures between processes while runs inside one process agree.
+ * Before measuring, the child starts and joins one thread: glibc skips the
+ * atomics in its mutexes and malloc while a process has never had a second
+ * thread, which no threaded program sees (--st skips it). It also keeps
+ * freed heap memory mapped, so the timed pass reuses the warm-up's pages
+ * instead of timing page faults (--trim keeps libc's default).
  *
  * Report:  name  ns_per_op  allocs_per_op  # min .. med .. max .. (R runs) notes
  * ns_per_op is the median of the runs; allocs_per_op (lockstep_alloc calls in

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Builds the C++ peer benchmark and runs the tour with its column beside the
-# steps' columns, interleaved workload by workload in the same session.
+# Optional, for a reader who has another C++ transcription of the articles
+# with this benchmark's options and report line (a directory whose Makefile
+# builds ./peer_bench): builds it and runs the tour with its column, "C++
+# peer", beside the steps and the repository's own C++ column, interleaved
+# workload by workload in the same session.
 #
-#   tests/bench/compare_peer.sh /path/to/peers/cxx20 [RUNS [N]]
+#   tests/bench/compare_peer.sh /path/to/that/directory [RUNS [N]]
 #
-# The peer's sources are copied into build/peer (nothing of it is kept in
-# this repository); it needs g++ with C++20.
+# Its sources are copied into build/peer (nothing of it is kept in this
+# repository).
 set -euo pipefail
-peer_src=${1:?usage: $0 /path/to/peers/cxx20 [RUNS [N]]}
+peer_src=${1:?usage: $0 /path/to/peer/directory [RUNS [N]]}
 runs=${2:-5}
 n=${3:-1000000}
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,6 +1,6 @@
 /*
  * Task bodies shared by the task tests, the stress tests and the benchmark:
- * the C equivalents of the C++ peer's
+ * the C equivalents of tests/bench/cxx/bench.cpp's
  *
  *     simple_task<int> ready_task() { co_return 42; }
  *     simple_task<int> triggered_task(trigger& t, int v) { co_await t; co_return v; }

@@ -4,7 +4,7 @@
  *
  * Awaiting a trigger always suspends; lockstep_trigger_fire() resumes the
  * waiter on the calling thread. It is the harness's way to decide exactly when
- * a task body completes (C++ peer: `struct trigger` in bench_harness.hpp).
+ * a task body completes (C++: `struct trigger` in tests/bench/cxx/harness.hpp).
  *
  * Not thread-safe by itself: arm it (let the waiter suspend) before handing
  * it to the thread that fires it, through something that orders the two (a
