@@ -148,6 +148,9 @@ if(EXISTS "${walk_src}")
         message(FATAL_ERROR "${walk_src}: `${target} ${args}` (exit ${rc}) no longer prints '${expect}', "
                             "which the walkthrough's prose relies on. Its output:\n${trace}")
       endif()
+      # The replay hint names the binary by its full path: this machine's.
+      get_filename_component(bin_dir "${EXPLORER_${target}}" DIRECTORY)
+      string(REPLACE "${bin_dir}/" "./" trace "${trace}")
       # Addresses differ from run to run; trailing blanks are column padding.
       string(REGEX REPLACE "0x[0-9a-f]+" "0x..." trace "${trace}")
       string(REGEX REPLACE " +\n" "\n" trace "${trace}")

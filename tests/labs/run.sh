@@ -34,7 +34,8 @@ cd "$root" # the presets are found in the current directory
 mkdir -p "$build"
 echo "lab: step $name from $copy"
 echo "lab: building in $build (the first time takes a minute)"
-cmake --preset test -S "$root" -B "$build" -DLOCKSTEP_DOCS=OFF "-DLOCKSTEP_STEP_DIR_$nn=$copy" > "$build/lab.configure.log" 2>&1 ||
+# A lost wake-up hangs a unit case: 20 seconds, not 300, before it counts as one.
+cmake --preset test -B "$build" -DLOCKSTEP_DOCS=OFF -DLOCKSTEP_UNIT_TIMEOUT=20 "-DLOCKSTEP_STEP_DIR_$nn=$copy" > "$build/lab.configure.log" 2>&1 ||
   { cat "$build/lab.configure.log"; exit 1; }
 # Only this step's executables: the other steps have not changed.
 targets=$(cmake --build "$build" --target help | grep -o "[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*" | sort -u || true)
@@ -81,7 +82,9 @@ else
   for t in $failed; do
     echo "  $t"
     msg=$(said "$t")
-    [[ -n $msg ]] && echo "      ${msg:0:300}"
+    # No message of its own (a crash, a timeout): ctest's verdict, e.g. "(SEGFAULT)".
+    [[ -n $msg ]] || msg=$(grep -m1 -E "^[[:space:]]+[0-9]+ - $t " "$log" | sed 's/.* (/ctest: (/')
+    echo "      ${msg:0:300}"
   done
 fi
 
