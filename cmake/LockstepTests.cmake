@@ -12,8 +12,6 @@ set(LOCKSTEP_ITERATIONS "" CACHE STRING "Iterations for the stress tests (empty:
 # run and prints it after (tests/support/CTestCustom.cmake.in).
 set(LOCKSTEP_SKIP_LOG "${PROJECT_BINARY_DIR}/Testing/skipped.txt")
 
-set(LOCKSTEP_UNIT_TIMEOUT 300 CACHE STRING "Seconds before a unit test case counts as hung")
-
 function(lockstep_check_test target source)
   cmake_parse_arguments(ARG "" "PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
@@ -22,8 +20,7 @@ function(lockstep_check_test target source)
     message(FATAL_ERROR "${source}: no START_TEST cases")
   endif()
   if(NOT ARG_TIMEOUT)
-    # tests/labs/run.sh lowers it: a lab's broken copy may hang a case.
-    set(ARG_TIMEOUT ${LOCKSTEP_UNIT_TIMEOUT})
+    set(ARG_TIMEOUT 300)
   endif()
   set(env ${ARG_ENVIRONMENT} "LOCKSTEP_SKIP_LOG=${LOCKSTEP_SKIP_LOG}")
   if(LOCKSTEP_ITERATIONS)
