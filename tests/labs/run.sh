@@ -63,13 +63,16 @@ failed=$(awk '/^The following tests FAILED:/ { on = 1; next }
               on && /^[[:space:]]+[0-9]+ - / { print $3; next }
               on { on = 0 }' "$log" | sort -u)
 
-# What a failing test said: its first Check failure, explorer verdict or assert.
+# What a failing test said: its explorer verdict, Check failure or assert;
+# failing those, the first line it printed that is not Check's own chatter.
 said() {
   awk -v t="$1" '
     $0 ~ ("Test +#[0-9]+: " t " ") { on = 1; next }
-    on && /^ *[0-9]+\/[0-9]+ Test/ { exit }
+    on && (/^ *[0-9]+\/[0-9]+ Test/ || /^ +Start +[0-9]+:/) { exit }
     on && (/explore: FAILED/ || /:[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: / || /Assertion/) {
-      sub(/^ +/, ""); sub(/^.*:[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: /, ""); print; exit }
+      sub(/^ +/, ""); sub(/^.*:[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: /, ""); found = $0; exit }
+    on && first == "" && NF && !/^Running suite/ && !/^[0-9]+%: Checks/ { first = $0 }
+    END { print (found != "" ? found : first) }
   ' "$log"
 }
 
@@ -91,7 +94,8 @@ fi
 # Each exercise: "### N. title" and, below it, "**Caught by:** `test`, `test`".
 if [[ -f $lab ]]; then
   echo
-  echo "lab: the exercises of $(realpath --relative-to="$root" "$lab"), and what caught what:"
+  echo "lab: the exercises of $(realpath --relative-to="$root" "$lab"), and which of the tests named under each failed"
+  echo "     (their tests overlap: one change can make another exercise's tests fail too):"
   awk '/^### [0-9]+\./ { sub(/^### /, ""); title = $0 }
        /^\*\*Caught by:\*\*/ { line = $0; names = "";
          while (match(line, /`[^`]+`/)) { names = names " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
