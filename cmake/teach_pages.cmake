@@ -14,7 +14,9 @@
 #   <!-- trace TARGET ARGS... | expect REGEX -->
 #       runs the explorer binary TARGET with ARGS at build time and puts its
 #       trace in the page. If the output does not match REGEX, the build
-#       fails: the prose beside the trace no longer describes it.
+#       fails: the prose beside the trace no longer describes it. (With
+#       -DSTRICT=OFF, for a student's copy of the step, the page says so
+#       instead: a copy under repair must not stop its own build.)
 #       TARGET not built (yet): the page says so; the build goes on.
 # Every file but the README is optional: a missing one is a missing section.
 cmake_minimum_required(VERSION 3.25)
@@ -147,11 +149,17 @@ if(EXISTS "${walk_src}")
                 "configure with `-DLOCKSTEP_TESTS=ON`, or the explorer scenario is still to be written.)*")
       string(CONCAT block ${block})
     else()
-      execute_process(COMMAND "${EXPLORER_${target}}" ${argv}
+      execute_process(COMMAND "${EXPLORER_${target}}" ${argv} TIMEOUT 120
                       OUTPUT_VARIABLE trace ERROR_VARIABLE trace RESULT_VARIABLE rc)
+      set(note "")
       if(NOT trace MATCHES "${expect}")
-        message(FATAL_ERROR "${walk_src}: `${target} ${args}` (exit ${rc}) no longer prints '${expect}', "
-                            "which the walkthrough's prose relies on. Its output:\n${trace}")
+        if(NOT DEFINED STRICT OR STRICT)
+          message(FATAL_ERROR "${walk_src}: `${target} ${args}` (exit ${rc}) no longer prints '${expect}', "
+                              "which the walkthrough's prose relies on. Its output:\n${trace}")
+        endif()
+        set(note "\n\n*(This step is built from a copy, whose trace does not show what the text "
+                 "describes: it was to print `${expect}`.)*")
+        string(CONCAT note ${note})
       endif()
       # The replay hint names the binary by its full path: this machine's.
       get_filename_component(bin_dir "${EXPLORER_${target}}" DIRECTORY)
@@ -160,7 +168,7 @@ if(EXISTS "${walk_src}")
       string(REGEX REPLACE "0x[0-9a-f]+" "0x..." trace "${trace}")
       string(REGEX REPLACE " +\n" "\n" trace "${trace}")
       string(REGEX REPLACE "\n+$" "" trace "${trace}")
-      set(block "```\n$ ./${target} ${args}\n${trace}\n```")
+      set(block "```\n$ ./${target} ${args}\n${trace}\n```${note}")
     endif()
     string(REPLACE "${marker}" "${block}" page "${page}")
   endforeach()
