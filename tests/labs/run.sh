@@ -68,7 +68,7 @@ failed=$(awk '/^The following tests FAILED:/ { on = 1; next }
 said() {
   awk -v t="$1" '
     $0 ~ ("Test +#[0-9]+: " t " ") { on = 1; next }
-    on && (/^ *[0-9]+\/[0-9]+ Test/ || /^ +Start +[0-9]+:/) { exit }
+    on && (/^ *[0-9]+\/[0-9]+ Test/ || /^ +Start +[0-9]+:/ || /tests passed/) { exit }
     on && (/explore: FAILED/ || /:[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: / || /Assertion/) {
       sub(/^ +/, ""); sub(/^.*:[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: /, ""); found = $0; exit }
     on && first == "" && NF && !/^Running suite/ && !/^[0-9]+%: Checks/ { first = $0 }
