@@ -2,8 +2,9 @@
 #   Fails unless the "## Files changed from ..." list in THIS/README.md names
 #   exactly the files that differ between the two step directories (added,
 #   removed or edited; the README itself excluded: it always differs).
-# cmake -DMODE=write -DPREV=... -DTHIS=... -DOUT=file.diff -P step_diff.cmake
-#   Writes `diff -ruN PREV THIS` to OUT.
+# cmake -DMODE=write -DPREV=... -DTHIS=... -DOUT=file.diff [-DEXCLUDE=README.md] -P step_diff.cmake
+#   Writes `diff -ruN PREV THIS` to OUT; with EXCLUDE, without the files of
+#   that name (about half of a step's diff is its README's text).
 cmake_minimum_required(VERSION 3.25)
 
 if(MODE STREQUAL "write")
@@ -12,7 +13,11 @@ if(MODE STREQUAL "write")
   get_filename_component(b "${THIS}" NAME)
   get_filename_component(out_dir "${OUT}" DIRECTORY)
   file(MAKE_DIRECTORY "${out_dir}")
-  execute_process(COMMAND diff -ruN "${a}" "${b}" WORKING_DIRECTORY "${parent}"
+  set(exclude "")
+  if(EXCLUDE)
+    set(exclude -x "${EXCLUDE}")
+  endif()
+  execute_process(COMMAND diff -ruN ${exclude} "${a}" "${b}" WORKING_DIRECTORY "${parent}"
                   OUTPUT_FILE "${OUT}" RESULT_VARIABLE rc)
   if(rc GREATER 1)
     message(FATAL_ERROR "diff failed (${rc})")

@@ -1,0 +1,187 @@
+# cmake -DSTEP=03-no-refcount -DSTEP_DIR=... -DDOCS_DIR=... -DOUT=<dir> -DSTEPS="01-mutex;02-..."
+#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO -P teach_pages.cmake
+#
+# Writes the pages Doxygen reads for one step into OUT, laid out like the
+# repository so that the README's relative links resolve there as on GitHub:
+#
+#   OUT/steps/<STEP>/README.md           the README, with the navigation bar
+#   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in
+#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar
+#   OUT/docs/labs/README.md              the labs' introduction and glossary
+#
+# Markers in a walkthrough (HTML comments, so GitHub shows nothing):
+#   <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
+#   <!-- trace TARGET ARGS... | expect REGEX -->
+#       runs the explorer binary TARGET with ARGS at build time and puts its
+#       trace in the page. If the output does not match REGEX, the build
+#       fails: the prose beside the trace no longer describes it. (With
+#       -DSTRICT=OFF, for a student's copy of the step, the page says so
+#       instead: a copy under repair must not stop its own build.)
+#       TARGET not built (yet): the page says so; the build goes on.
+# Every file but the README is optional: a missing one is a missing section.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(v STEP STEP_DIR DOCS_DIR OUT STEPS)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "teach_pages.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+if(EXPLORERS AND EXISTS "${EXPLORERS}")
+  include("${EXPLORERS}") # set(EXPLORER_<target> /path/to/binary) per explorer
+endif()
+
+set(readme_out "${OUT}/steps/${STEP}/README.md")
+set(walk_src "${DOCS_DIR}/walkthroughs/${STEP}.md")
+set(walk_out "${OUT}/docs/walkthroughs/${STEP}.md")
+set(lab_src "${DOCS_DIR}/labs/${STEP}.md")
+set(lab_out "${OUT}/docs/labs/${STEP}.md")
+set(dot_src "${DOCS_DIR}/diagrams/${STEP}.dot")
+file(REMOVE_RECURSE "${OUT}")
+
+# --- The navigation bar: neighbours, articles, diffs, diagram, lab ---------
+list(FIND STEPS "${STEP}" index)
+math(EXPR prev_index "${index} - 1")
+math(EXPR next_index "${index} + 1")
+list(LENGTH STEPS count)
+set(prev "")
+set(next "")
+if(index GREATER 0)
+  list(GET STEPS ${prev_index} prev)
+endif()
+if(next_index LESS count)
+  list(GET STEPS ${next_index} next)
+endif()
+
+# The articles: every devblogs link above the README's first "## " heading.
+file(READ "${STEP_DIR}/README.md" readme)
+string(FIND "${readme}" "\n## " head_end)
+string(SUBSTRING "${readme}" 0 ${head_end} head)
+string(REGEX MATCHALL "\\[[^]]+\\]\\(https://devblogs[^)]+\\)" articles "${head}")
+string(REPLACE "\n" " " articles "${articles}")
+list(LENGTH articles n_articles)
+set(articles_label "article")
+if(n_articles GREATER 1)
+  set(articles_label "articles")
+endif()
+list(JOIN articles ", " articles)
+
+# nav(<var> <file the bar goes into>): the links are relative to that file
+# for the .md pages (Doxygen resolves them), and relative to html/ for
+# everything that Doxygen does not generate (other steps, the diffs).
+function(nav var where)
+  get_filename_component(here "${where}" DIRECTORY)
+  set(items "")
+  if(prev)
+    list(APPEND items "previous: [${prev}](../../${prev}/html/index.html)")
+  else()
+    list(APPEND items "previous: none (the first step)")
+  endif()
+  if(next)
+    list(APPEND items "next: [${next}](../../${next}/html/index.html)")
+  else()
+    list(APPEND items "next: none yet")
+  endif()
+  set(line1 "**Step ${STEP}**: ")
+  list(JOIN items " · " joined)
+  string(APPEND line1 "${joined}")
+  set(items "")
+  if(NOT where STREQUAL readme_out)
+    file(RELATIVE_PATH r "${here}" "${readme_out}")
+    list(APPEND items "[the step's README](${r})")
+  endif()
+  if(articles)
+    list(APPEND items "${articles_label}: ${articles}")
+  endif()
+  if(prev)
+    list(APPEND items "diff from ${prev}: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff)")
+  endif()
+  if(EXISTS "${walk_src}" AND NOT where STREQUAL walk_out)
+    file(RELATIVE_PATH r "${here}" "${walk_out}")
+    list(APPEND items "[diagram and walkthrough](${r})")
+  endif()
+  if(EXISTS "${lab_src}" AND NOT where STREQUAL lab_out)
+    file(RELATIVE_PATH r "${here}" "${lab_out}")
+    list(APPEND items "[lab](${r})")
+  endif()
+  list(JOIN items " · " line2)
+  set(${var} "> ${line1}\n>\n> ${line2}\n" PARENT_SCOPE)
+endfunction()
+
+# with_nav(<text var> <file>): the bar right after the page's first "# " title.
+function(with_nav var where)
+  nav(bar "${where}")
+  set(text "${${var}}")
+  string(FIND "${text}" "\n" eol)
+  string(SUBSTRING "${text}" 0 ${eol} title)
+  math(EXPR eol "${eol} + 1")
+  string(SUBSTRING "${text}" ${eol} -1 rest)
+  set(${var} "${title}\n\n${bar}${rest}" PARENT_SCOPE)
+endfunction()
+
+# --- The README ---------------------------------------------------------------
+with_nav(readme "${readme_out}")
+file(WRITE "${readme_out}" "${readme}")
+
+# --- The walkthrough ----------------------------------------------------------
+if(EXISTS "${walk_src}")
+  # Whole-text replacement, marker by marker: no line splitting, so the
+  # page's semicolons and brackets reach Doxygen untouched.
+  file(READ "${walk_src}" page)
+  if(NOT EXISTS "${dot_src}")
+    set(diagram "*(No state diagram for this step yet: it goes in `docs/diagrams/${STEP}.dot`.)*")
+  elseif(HAVE_DOT)
+    set(diagram "\\dotfile ${STEP}.dot")
+  else()
+    set(diagram "*(The diagram is `docs/diagrams/${STEP}.dot`: install Graphviz to see it here.)*")
+  endif()
+  string(REPLACE "<!-- diagram -->" "${diagram}" page "${page}")
+  string(REGEX MATCHALL "<!-- trace [^\n]* -->" markers "${page}")
+  foreach(marker IN LISTS markers)
+    if(NOT marker MATCHES "^<!-- trace ([A-Za-z0-9_]+) ([^|]*)[|] expect (.*) -->$")
+      message(FATAL_ERROR "${walk_src}: a trace marker is `<!-- trace TARGET ARGS... | expect REGEX -->`, not: ${marker}")
+    endif()
+    set(target "${CMAKE_MATCH_1}")
+    string(STRIP "${CMAKE_MATCH_2}" args)
+    set(expect "${CMAKE_MATCH_3}")
+    separate_arguments(argv UNIX_COMMAND "${args}")
+    if(NOT EXPLORER_${target})
+      set(block "*(This trace is generated from `${target} ${args}`, which this build does not have: "
+                "configure with `-DLOCKSTEP_TESTS=ON`, or the explorer scenario is still to be written.)*")
+      string(CONCAT block ${block})
+    else()
+      execute_process(COMMAND "${EXPLORER_${target}}" ${argv} TIMEOUT 120
+                      OUTPUT_VARIABLE trace ERROR_VARIABLE trace RESULT_VARIABLE rc)
+      set(note "")
+      if(NOT trace MATCHES "${expect}")
+        if(NOT DEFINED STRICT OR STRICT)
+          message(FATAL_ERROR "${walk_src}: `${target} ${args}` (exit ${rc}) no longer prints '${expect}', "
+                              "which the walkthrough's prose relies on. Its output:\n${trace}")
+        endif()
+        set(note "\n\n*(This step is built from a copy, whose trace does not show what the text "
+                 "describes: it was to print `${expect}`.)*")
+        string(CONCAT note ${note})
+      endif()
+      # The replay hint names the binary by its full path: this machine's.
+      get_filename_component(bin_dir "${EXPLORER_${target}}" DIRECTORY)
+      string(REPLACE "${bin_dir}/" "./" trace "${trace}")
+      # Addresses differ from run to run; trailing blanks are column padding.
+      string(REGEX REPLACE "0x[0-9a-f]+" "0x..." trace "${trace}")
+      string(REGEX REPLACE " +\n" "\n" trace "${trace}")
+      string(REGEX REPLACE "\n+$" "" trace "${trace}")
+      set(block "```\n$ ./${target} ${args}\n${trace}\n```${note}")
+    endif()
+    string(REPLACE "${marker}" "${block}" page "${page}")
+  endforeach()
+  with_nav(page "${walk_out}")
+  file(WRITE "${walk_out}" "${page}")
+endif()
+
+# --- The lab and the glossary -------------------------------------------------
+if(EXISTS "${lab_src}")
+  file(READ "${lab_src}" lab)
+  with_nav(lab "${lab_out}")
+  file(WRITE "${lab_out}" "${lab}")
+endif()
+if(EXISTS "${DOCS_DIR}/labs/README.md")
+  configure_file("${DOCS_DIR}/labs/README.md" "${OUT}/docs/labs/README.md" COPYONLY)
+endif()
