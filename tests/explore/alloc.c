@@ -12,7 +12,10 @@
  *   (the crash handler below says so);
  * - a freed coroutine frame that the scenario named gets a trap as its
  *   resume function: resuming it reports instead of jumping into poison;
- * - freeing twice is reported, and so is any block left at the end (a leak).
+ * - freeing twice is reported, and so is any block left at the end (a leak);
+ * - like common's, it can be told to fail a thread's n-th allocation
+ *   (lockstep_alloc_fail_nth), and it names blocks that a library call
+ *   allocates where the scenario cannot see them (explore_name_next_alloc).
  *
  * Only one scenario thread runs at a time, so no lock is needed here.
  */
@@ -50,10 +53,50 @@ static int g_nblocks;
 #define GUARD_SIZE (1u << 16)
 static char *g_guard; /* PROT_NONE: the poison points into its middle */
 
+/* Per thread (index explore_self() + 1, so 0 is the main thread), for its
+ * next allocations: an injected failure, counted as common/src/alloc.c
+ * does, and the names explore_name_next_alloc() gave them. */
+#define MAX_UPCOMING_NAMES 4
+typedef struct upcoming {
+    uint64_t countdown; /* 0: no failure planned; else the countdown reaches 0 on the failing call */
+    bool fail_rest;     /* keep failing once it is reached */
+    bool failing;       /* every call fails */
+    const char *names[MAX_UPCOMING_NAMES];
+    bool coro[MAX_UPCOMING_NAMES];
+    int nnames;
+} upcoming;
+static upcoming g_upcoming[EXPLORE_MAX_THREADS + 1];
+
+static upcoming *mine(void)
+{
+    return &g_upcoming[explore_self() + 1];
+}
+
+/* As common/src/alloc.c: the countdown reaches zero on the failing call. */
+static bool inject_failure(upcoming *u)
+{
+    if (u->failing)
+        return true;
+    if (u->countdown == 0 || --u->countdown != 0)
+        return false;
+    u->failing = u->fail_rest;
+    return true;
+}
+
 static const char *base(const char *file)
 {
     const char *slash = file ? strrchr(file, '/') : NULL;
     return slash ? slash + 1 : file ? file : "common";
+}
+
+/* "task.c:60", or "common:" for an allocation in common/ (a coroutine frame). */
+static const char *site(const char *file, int line, char *buf, size_t size)
+{
+    if (file)
+        snprintf(buf, size, "%s:%d", base(file), line);
+    else
+        snprintf(buf, size, "common:");
+    return buf;
 }
 
 void explore_alloc_reset(void)
@@ -61,6 +104,7 @@ void explore_alloc_reset(void)
     for (int i = 0; i < g_nblocks; ++i)
         free(g_blocks[i].p);
     g_nblocks = 0;
+    memset(g_upcoming, 0, sizeof g_upcoming);
 }
 
 static block *find(const volatile void *addr, bool inside)
@@ -101,6 +145,22 @@ void *explore_alloc_at(size_t size, const char *file, int line)
             exit(2);
         }
     }
+    char at[64];
+    upcoming *u = mine();
+    const char *name = NULL;
+    bool coro = false;
+    if (u->nnames > 0) { /* a failed allocation uses its name up too */
+        name = u->names[0];
+        coro = u->coro[0];
+        --u->nnames;
+        memmove(u->names, u->names + 1, (size_t)u->nnames * sizeof u->names[0]);
+        memmove(u->coro, u->coro + 1, (size_t)u->nnames * sizeof u->coro[0]);
+    }
+    if (inject_failure(u)) {
+        explore_trace_add(explore_self(), "%s allocate %zu bytes%s%s: fails (injected: lockstep_alloc_fail_nth)",
+                          site(file, line, at, sizeof at), size, name ? " for " : "", name ? name : "");
+        return NULL;
+    }
     if (g_nblocks == MAX_BLOCKS)
         explore_fail("explorer", "more than %d allocations in one schedule", MAX_BLOCKS);
     size = size ? size : 1;
@@ -110,9 +170,48 @@ void *explore_alloc_at(size_t size, const char *file, int line)
         exit(2);
     }
     g_blocks[g_nblocks++] = (block){p, size, file, line, false, -1, NULL, 0, 0};
-    if (explore_self() >= 0 && file)
-        explore_trace_add(explore_self(), "%s:%d allocate %zu bytes", base(file), line, size);
+    if (name && coro)
+        explore_name_coro(p, name);
+    else if (name)
+        explore_name(p, name);
+    if (explore_self() >= 0 && (file || name))
+        explore_trace_add(explore_self(), "%s allocate %zu bytes%s%s", site(file, line, at, sizeof at), size,
+                          name ? ": " : "", name ? name : "");
     return p;
+}
+
+void lockstep_alloc_fail_nth(uint64_t n)
+{
+    upcoming *u = mine();
+    u->countdown = n;
+    u->fail_rest = false;
+    u->failing = false;
+}
+
+void lockstep_alloc_fail_after(uint64_t n)
+{
+    upcoming *u = mine();
+    u->countdown = n + 1;
+    u->fail_rest = true;
+    u->failing = false;
+}
+
+void lockstep_alloc_fail_none(void)
+{
+    lockstep_alloc_fail_nth(0);
+}
+
+void explore_name_next_alloc(const char *name, bool coro)
+{
+    upcoming *u = mine();
+    if (!name) {
+        u->nnames = 0;
+        return;
+    }
+    if (u->nnames == MAX_UPCOMING_NAMES)
+        explore_fail("explorer", "more than %d names for the next allocations of a thread", MAX_UPCOMING_NAMES);
+    u->names[u->nnames] = name;
+    u->coro[u->nnames++] = coro;
 }
 
 static lockstep_coro *trap_resume(lockstep_coro *self);
@@ -172,6 +271,18 @@ static _Noreturn void freed_fail(const char *kind, const block *b, const char *w
     snprintf(by, sizeof by, "%s", who(b->freed_by));
     explore_fail(kind, "%s %s %s, which %s freed (trace line %d, %s:%d)", who(explore_self()), what, desc, by,
                  b->freed_event, base(b->freed_file), b->freed_line);
+}
+
+bool explore_freed(const volatile void *p)
+{
+    const block *b = find(p, false);
+    return b && b->freed;
+}
+
+const void *explore_block_of(const volatile void *addr)
+{
+    const block *b = find(addr, true);
+    return b ? b->p : NULL;
 }
 
 void explore_check_access(const volatile void *obj, size_t size, const char *what)

@@ -35,9 +35,11 @@ typedef struct explore_scenario {
     void (*setup)(void);   /* before the threads start, on the main thread */
     void (*check)(void);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
+    int preemptions;       /* optional: stop at this bound, as --preemptions does (which overrides it); for a
+                            * scenario that is never exhaustive and whose deeper rounds would cost seconds */
 } explore_scenario;
 
-/* Defined by each scenario source (scenario_task.c, scenario_event.c). */
+/* Defined by each scenario source (scenario_task.c, scenario_event.c, scenario_sequencer.c). */
 extern const explore_scenario explore_scenarios[];
 extern const size_t explore_nscenarios;
 extern const char *const explore_component;
@@ -63,6 +65,28 @@ void explore_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * by a trap, so a resumption after the free is reported, not a crash. */
 void explore_name(const volatile void *addr, const char *name);
 void explore_name_coro(const volatile void *addr, const char *name);
+
+/* Names the calling thread's next allocation; called again, the one after
+ * it, and so on. For blocks a library call allocates where the scenario
+ * cannot see them (the sequencer's node and wrapper frame in its queue
+ * call). A failed allocation uses its name up too; NULL forgets the names
+ * not used yet. coro: as explore_name_coro. */
+void explore_name_next_alloc(const char *name, bool coro);
+
+/* From now on (for the rest of the process), a trace line of an atomic
+ * operation says whose field it is when the object lies in a named block:
+ * `next of node B` rather than `next`. For scenarios with several objects of
+ * one type (the sequencer's nodes); off by default, so that the task and
+ * event traces stay as the READMEs show them. */
+void explore_name_fields(void);
+
+/* Whether p, a block from lockstep_alloc in this schedule, has been freed. */
+bool explore_freed(const volatile void *p);
+
+/* Failing allocations: lockstep_alloc_fail_nth(n), lockstep_alloc_fail_after
+ * and lockstep_alloc_fail_none, from lockstep/alloc.h, work as with common's
+ * allocator: per calling thread, the n-th allocation from now fails (its
+ * trace line says so). Reset before each schedule. */
 
 /* Blocks the calling scenario thread until ready() is true (a scheduling
  * point: the thread is simply not runnable until then). For an order the
@@ -123,6 +147,7 @@ const char *explore_field(const char *objtext, char *buf, size_t size);
 void explore_alloc_reset(void);         /* really frees the last run's blocks */
 void explore_check_access(const volatile void *obj, size_t size, const char *what);
 void explore_check_leaks(void);
+const void *explore_block_of(const volatile void *addr); /* the block addr lies in (even freed), or NULL */
 void explore_install_crash_handlers(void);
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -59,6 +59,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no scenario '%s' (--list shows them)\n", program, name);
         return 2;
     }
+    if (s->preemptions && !bound_is_hard) {
+        bound = s->preemptions;
+        bound_is_hard = true;
+    }
     if (explore_step < s->min_step) {
         printf("SKIPPED: %s needs step %02d or later\n", s->name, s->min_step);
         return 77;

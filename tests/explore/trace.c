@@ -144,13 +144,22 @@ static const char *order_name(const char *text)
     return p ? p + strlen("memory_order_") : text;
 }
 
+static bool g_name_fields;
+
+void explore_name_fields(void) { g_name_fields = true; }
+
 void explore_log_op(enum explore_op op, const char *opname, const char *objtext, const char *ordertext,
                     const volatile void *obj, uintptr_t stored, uintptr_t expected, uintptr_t took, bool ok)
 {
-    char f[64], in[64], out[64], want[64];
-    explore_field(objtext, f, sizeof f);
-    explore_format_value(f, obj, stored, in, sizeof in);
-    explore_format_value(f, obj, took, out, sizeof out);
+    char field[64], f[96], in[64], out[64], want[64];
+    explore_field(objtext, field, sizeof field);
+    explore_format_value(field, obj, stored, in, sizeof in);
+    explore_format_value(field, obj, took, out, sizeof out);
+    const char *owner = g_name_fields ? explore_name_of(explore_block_of(obj)) : NULL;
+    if (owner)
+        snprintf(f, sizeof f, "%s of %s", field, owner);
+    else
+        snprintf(f, sizeof f, "%s", field);
     const char *at = base(explore_site_file);
     int line = explore_site_line, t = explore_self();
     const char *order = order_name(ordertext);
@@ -165,7 +174,7 @@ void explore_log_op(enum explore_op op, const char *opname, const char *objtext,
         explore_trace_add(t, "%s:%d exchange %s <- %s (took out: %s)  [%s]", at, line, f, in, out, order);
         break;
     case EXPLORE_CAS:
-        explore_format_value(f, obj, expected, want, sizeof want);
+        explore_format_value(field, obj, expected, want, sizeof want);
         explore_trace_add(t, "%s:%d compare_exchange %s: %s -> %s %s (found: %s)  [%s]", at, line, f, want, in,
                           ok ? "done" : "failed", out, order);
         break;

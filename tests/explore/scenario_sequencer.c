@@ -1,0 +1,311 @@
+/*
+ * Scenarios for task_sequencer, compiled for every step that has it, like
+ * tests/unit/test_sequencer.c.
+ *
+ * A queued operation is sequencer_bodies.h's seq_op: its maker creates a
+ * body that logs its entry (the order, and any overlap with another body)
+ * and completes with the op's value, at once, or, for the gate op G, when
+ * the completer fires G's trigger. G is queued in setup, on the main thread,
+ * so every scenario starts on a busy sequencer: the completer's thread
+ * finishes the running task while the other threads queue behind it.
+ *
+ * The queue call allocates a node and the wrapper frame (the returned task),
+ * the maker a body frame, all where the scenario cannot see them: they are
+ * named before the call (explore_name_next_alloc), so the trace says
+ * `node B`, `task B`, `body B`, and a wrapper resumed after its free is
+ * reported. What each op did is counted outside the frames.
+ */
+#include "explore.h"
+
+#include "lockstep/alloc.h"
+#include "lockstep/sequencer.h"
+#include "lockstep/task.h"
+#include "lockstep/trigger.h"
+#include "sequencer_bodies.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const explore_component = "sequencer";
+const int explore_step = LOCKSTEP_STEP;
+
+/* A node's `next` and a task's `m_waiting`, as the step's README names them. */
+bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
+{
+    (void)obj;
+    const char *name = explore_name_of((const void *)v);
+    if (strcmp(field, "next") == 0) {
+        if (v == 0)
+            snprintf(buf, size, "NULL");
+        else if (v == 1)
+            snprintf(buf, size, "completed()");
+        else if (v == 2)
+            snprintf(buf, size, "abandoned()");
+        else
+            snprintf(buf, size, "%s", name ? name : "a task");
+    } else if (strcmp(field, "m_latest") == 0) {
+        snprintf(buf, size, "%s", v == 0 ? "NULL (idle)" : name ? name : "a node");
+    } else if (strcmp(field, "m_waiting") == 0) {
+        if (v == 0)
+            snprintf(buf, size, "running");
+        else if (v == 1)
+            snprintf(buf, size, "completed");
+        else if (v == 2)
+            snprintf(buf, size, "abandoned");
+        else
+            snprintf(buf, size, "awaiter %s", name ? name : "?");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* ---- the ops ---------------------------------------------------------------- */
+
+enum { GATE, MAX_OPS = 4 };
+
+static const char *const g_op_names[MAX_OPS] = {"G", "A", "B", "C"};
+static const char *const g_node_names[MAX_OPS] = {"node G", "node A", "node B", "node C"};
+static const char *const g_task_names[MAX_OPS] = {"task G", "task A", "task B", "task C"};
+static const char *const g_body_names[MAX_OPS] = {"body G", "body A", "body B", "body C"};
+
+static task_sequencer g_seq;
+static bool g_seq_destroyed;
+static lockstep_trigger g_gate;
+static seq_log g_log;
+static int g_order[MAX_OPS];
+static seq_op g_ops[MAX_OPS];
+static simple_task g_tasks[MAX_OPS];
+static int g_errs[MAX_OPS];     /* what each queue call returned */
+static bool g_queued[MAX_OPS];  /* the scenario queued it (whether or not that failed) */
+static int g_thread[MAX_OPS];   /* which thread queued it (-1: main) */
+static int g_queue_seq[MAX_OPS]; /* its place among its thread's queue calls */
+static int g_nqueued[EXPLORE_MAX_THREADS + 1]; /* queue calls per thread (0: main) */
+static int g_made_on[MAX_OPS];  /* the thread its maker ran on */
+static const void *g_bodies[MAX_OPS]; /* its body's frame */
+static bool g_released[MAX_OPS]; /* its task was released at once (fire and forget) */
+static int g_pending_at_destroy; /* of A and B, how many had not run when the sequencer was destroyed */
+
+/* Over all the schedules of a scenario: how the tasks behind G were started. */
+static long g_by_queue_call;  /* by their own queue call (continue_with took out completed()) */
+static long g_by_completion;  /* by the task before them completing on another thread */
+static long g_destroys[3];    /* by g_pending_at_destroy */
+
+/* The maker: sequencer_bodies.h's, with the body named and a line in the trace. */
+static int make_body(void *ctx, simple_task *task)
+{
+    seq_op *op = ctx;
+    g_made_on[op->id] = explore_self();
+    explore_note("maker %s runs: creates and starts body %s", g_op_names[op->id], g_op_names[op->id]);
+    /* The task before this one cleans up before it completes: its body is gone. */
+    if (g_log.n > 0 && !explore_freed(g_bodies[g_order[g_log.n - 1]]))
+        explore_fail("sequencer order", "maker %s runs while body %s, of the task before it, is still allocated: "
+                     "that task completed before it released its body", g_op_names[op->id],
+                     g_op_names[g_order[g_log.n - 1]]);
+    explore_name_next_alloc(g_body_names[op->id], true);
+    int err = seq_op_maker(ctx, task);
+    explore_name_next_alloc(NULL, false);
+    g_bodies[op->id] = task->m_promise;
+    return err;
+}
+
+/* Queues op `id`; fail_nth: which allocation of the call fails (0: none). */
+static void queue_op(int id, uint64_t fail_nth)
+{
+    g_queued[id] = true;
+    g_thread[id] = explore_self();
+    g_queue_seq[id] = g_nqueued[explore_self() + 1]++;
+    if (fail_nth)
+        explore_note("queue %s, with lockstep_alloc_fail_nth(%d)", g_op_names[id], (int)fail_nth);
+    else
+        explore_note("queue %s", g_op_names[id]);
+    explore_name_next_alloc(g_node_names[id], false);
+    explore_name_next_alloc(g_task_names[id], true);
+    lockstep_alloc_fail_nth(fail_nth);
+    g_errs[id] = task_sequencer_queue(&g_seq, make_body, &g_ops[id], NULL, &g_tasks[id]);
+    lockstep_alloc_fail_none();
+    explore_name_next_alloc(NULL, false);
+    if (g_errs[id])
+        explore_note("queue %s returned %s", g_op_names[id], g_errs[id] == ENOMEM ? "ENOMEM" : "an error");
+}
+
+/* Setup: G runs at once (an idle sequencer) and suspends on the gate. */
+static void make_sequencer(void)
+{
+    explore_name_fields(); /* `next of node B`: every node has a `next` */
+    task_sequencer_init(&g_seq);
+    g_seq_destroyed = false;
+    lockstep_trigger_init(&g_gate);
+    seq_log_init(&g_log, g_order, MAX_OPS);
+    memset(g_nqueued, 0, sizeof g_nqueued);
+    for (int i = 0; i < MAX_OPS; ++i) {
+        seq_op_init(&g_ops[i], &g_log, i, (task_result){0, 10 + i});
+        g_tasks[i] = (simple_task){0};
+        g_errs[i] = 0;
+        g_queued[i] = false;
+        g_released[i] = false;
+        g_made_on[i] = -1;
+        g_bodies[i] = NULL;
+    }
+    g_ops[GATE].trig = &g_gate;
+    queue_op(GATE, 0);
+    if (g_errs[GATE] || !g_gate.waiter)
+        explore_fail("setup", "could not queue the gate op G, or its body did not suspend on the gate");
+}
+
+/* ---- the threads -------------------------------------------------------------- */
+
+static void complete_gate(void)
+{
+    explore_note("fire the gate: body G completes");
+    lockstep_trigger_fire(&g_gate);
+}
+
+static void queue_a_then_b(void) { queue_op(1, 0); queue_op(2, 0); }
+static void queue_c(void) { queue_op(3, 0); }
+
+/* A: the node's allocation fails; B: the wrapper frame's; C: none. */
+static void queue_with_failures(void)
+{
+    queue_op(1, 1);
+    queue_op(2, 2);
+    queue_op(3, 0);
+}
+
+static void queue_a_b_then_destroy(void)
+{
+    queue_op(1, 0);
+    queue_op(2, 0);
+    explore_note("release task A (fire and forget: it still runs, then frees itself)");
+    simple_task_release(&g_tasks[1]);
+    g_released[1] = true;
+    g_pending_at_destroy = (g_ops[1].made == 0) + (g_ops[2].made == 0);
+    explore_note("destroy the sequencer (%d of A and B still to run)", g_pending_at_destroy);
+    task_sequencer_destroy(&g_seq);
+    g_seq_destroyed = true;
+}
+
+/* ---- the checks ----------------------------------------------------------------- */
+
+/* Position of op `id` in the bodies' log, or -1. */
+static int log_position(int id)
+{
+    for (size_t k = 0; k < g_log.n && k < MAX_OPS; ++k)
+        if (g_order[k] == id)
+            return (int)k;
+    return -1;
+}
+
+/* The sequencer's invariants, after every thread has finished:
+ * - every op queued successfully ran its maker exactly once, a failed one
+ *   never; its task completed with its body's value;
+ * - bodies ran one at a time, each maker only after the body before it had
+ *   left, and the ops of one thread in the order it queued them. */
+static void check_sequencer(void)
+{
+    for (int i = 0; i < MAX_OPS; ++i) {
+        const seq_op *op = &g_ops[i];
+        const char *n = g_op_names[i];
+        if (!g_queued[i])
+            continue;
+        if (g_errs[i]) {
+            if (g_errs[i] != ENOMEM || g_tasks[i].m_promise)
+                explore_fail("wrong value", "queue %s failed with %d and %s a task; expected ENOMEM and no task",
+                             n, g_errs[i], g_tasks[i].m_promise ? "handed out" : "no");
+            if (op->made)
+                explore_fail("wrong value", "queue %s failed, yet its maker ran", n);
+            continue;
+        }
+        if (op->made == 0)
+            explore_fail("lost wake-up", "task %s never ran: every thread has finished and its maker was never "
+                         "called, so the chain is wedged and nobody will ever start it", n);
+        if (op->made > 1)
+            explore_fail("resumed twice", "maker %s ran %d times", n, op->made);
+        if (i != GATE && g_made_on[i] == g_thread[i])
+            ++g_by_queue_call;
+        else if (i != GATE)
+            ++g_by_completion;
+        if (g_released[i])
+            continue;
+        if (!simple_task_await_ready(&g_tasks[i]))
+            explore_fail("lost wake-up", "task %s has not completed, though every thread has finished", n);
+        task_result r = simple_task_await_resume(&g_tasks[i]);
+        if (r.error || r.value != op->result.value)
+            explore_fail("wrong value", "task %s completed with {%d, %ld}, expected its body's {0, %ld}", n,
+                         r.error, (long)r.value, (long)op->result.value);
+        simple_task_release(&g_tasks[i]);
+    }
+    if (atomic_load_explicit(&g_log.overlaps, memory_order_relaxed))
+        explore_fail("sequencer order", "a body started while another was running");
+    for (size_t k = 1; k < g_log.n; ++k) {
+        const seq_op *op = &g_ops[g_order[k]];
+        if (op->left_before_made != g_order[k - 1])
+            explore_fail("sequencer order", "maker %s ran before body %s had left", g_op_names[op->id],
+                         g_op_names[g_order[k - 1]]);
+    }
+    for (int i = 0; i < MAX_OPS; ++i)
+        for (int j = 0; j < MAX_OPS; ++j)
+            if (g_queued[i] && g_queued[j] && !g_errs[i] && !g_errs[j] && g_thread[i] == g_thread[j] &&
+                g_queue_seq[i] < g_queue_seq[j] && log_position(i) > log_position(j))
+                explore_fail("sequencer order", "body %s ran before body %s, which its thread queued first",
+                             g_op_names[j], g_op_names[i]);
+    if (log_position(GATE) != 0)
+        explore_fail("sequencer order", "body G, queued before the threads started, did not run first");
+    if (g_seq_destroyed)
+        ++g_destroys[g_pending_at_destroy];
+    else
+        task_sequencer_destroy(&g_seq);
+}
+
+/* ---- over all schedules: both ways of starting a task were reached ----------- */
+
+static void reset_counts(void)
+{
+    g_by_queue_call = g_by_completion = 0;
+    memset(g_destroys, 0, sizeof g_destroys);
+}
+
+static void paths_summary(void)
+{
+    printf("explore: a task behind G was started by the completion of the task before it, on another thread, "
+           "%ld times, and by its own queue call (the task before it had completed) %ld times\n",
+           g_by_completion, g_by_queue_call);
+    if (!g_by_completion || !g_by_queue_call) {
+        printf("explore: FAILED (coverage): both ways of starting a task should be reached\n");
+        exit(1);
+    }
+}
+
+static void destroy_summary(void)
+{
+    paths_summary();
+    printf("explore: the sequencer was destroyed with both A and B still to run in %ld schedules, one in %ld, "
+           "none in %ld\n", g_destroys[2], g_destroys[1], g_destroys[0]);
+    if (!g_destroys[2] || !g_destroys[1] || !g_destroys[0]) {
+        printf("explore: FAILED (coverage): destroy should come before, between and after A and B\n");
+        exit(1);
+    }
+}
+
+/* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
+const explore_scenario explore_scenarios[] = {
+    {.name = "queue_vs_queue_vs_completion", .min_step = 6,
+     .about = "T0 completes the running task G while T1 queues A then B, and T2 queues C",
+     .nthreads = 3, .thread_names = {"completer", "queues A, B", "queues C"},
+     .threads = {complete_gate, queue_a_then_b, queue_c},
+     .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = paths_summary,
+     .preemptions = 2},
+    {.name = "failing_alloc_vs_completion", .min_step = 6,
+     .about = "T0 completes the running task G while T1 queues A (its node's allocation fails), B (its task's "
+              "allocation fails), then C",
+     .nthreads = 2, .thread_names = {"completer", "queuer"}, .threads = {complete_gate, queue_with_failures},
+     .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = paths_summary},
+    {.name = "destroy_with_tasks_pending", .min_step = 6,
+     .about = "T0 completes the running task G while T1 queues A and B, releases A, then destroys the sequencer",
+     .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_gate, queue_a_b_then_destroy},
+     .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = destroy_summary,
+     .preemptions = 2},
+};
+const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];
