@@ -189,7 +189,7 @@ START_TEST(maker_failure_completes_the_task_with_its_error)
     task_result r[4];
     for (int i = 0; i < 4; ++i) {
         ck_assert_msg(ops[i].made == 1, "op %d: the maker ran %d times, expected once (see " README
-                      ", 'Errata', errata 8)", i, ops[i].made);
+                      ", 'Errata this step fixes', complete is the last act)", i, ops[i].made);
         r[i] = take_result(&t[i], "maker failure");
     }
     ck_assert_int_eq(r[0].error, 0);
@@ -222,7 +222,7 @@ static void assert_chain_still_runs(task_sequencer *seq, seq_log *log, int id, u
     simple_task t = queue_op(seq, &after);
     ck_assert_msg(after.made == 1,
                   "on a %s sequencer, allocation %llu of a queue call failed; then the next task never ran: the "
-                  "chain wedged (errata 6, see " README ", 'Errata')",
+                  "chain wedged (errata 6, see " README ", 'Errata this step fixes')",
                   state, (unsigned long long)n);
     take_result(&t, "the task after a failed queue call");
 }
@@ -266,7 +266,7 @@ START_TEST(alloc_failure_in_queue_leaves_the_chain_working)
         assert_chain_still_runs(&g_seq, &log, 100, n, "busy");
         ck_assert_msg(!failed || kept == 0,
                       "allocation %llu of a queue call failed and %lld block(s) stayed allocated (see " README
-                      ", 'Errata')", (unsigned long long)n, kept);
+                      ", 'Errata this step fixes')", (unsigned long long)n, kept);
         task_sequencer_destroy(&g_seq);
 
         /* idle: the maker runs inside the queue call, so its body's
@@ -287,7 +287,7 @@ START_TEST(alloc_failure_in_queue_leaves_the_chain_working)
             ck_assert_msg(op.made == 0, "a failed queue call ran its maker");
             ck_assert_msg(after.allocs - before.allocs == after.frees - before.frees,
                           "allocation %llu of a queue call failed and %lld block(s) stayed allocated (see " README
-                          ", 'Errata')", (unsigned long long)n,
+                          ", 'Errata this step fixes')", (unsigned long long)n,
                           (long long)((after.allocs - before.allocs) - (after.frees - before.frees)));
         } else {
             ck_assert_int_eq(err, 0);
