@@ -94,32 +94,34 @@ void awaitable_event_reset(awaitable_event *ev)
 bool awaitable_event_await_ready(awaitable_event *ev, awaitable_event_awaiter *aw)
 {
     aw->error = 0;
-    /* acquire: seeing "signaled" here, the waiter continues without another
-     * look at the event, so this must show what the setter wrote (errata 3). */
+    /* acquire: seeing "signaled" here (or in await_suspend's second look), the
+     * waiter continues at once, so this must show what the setter wrote
+     * (errata 3). */
     void *state = atomic_load_explicit(&ev->state, memory_order_acquire);
-    aw->n.next = state; /* await_suspend's first guess at the head (unless "signaled") */
+    aw->n.next = state; /* await_suspend's guess at the head (unless "signaled") */
     return state == signaled_state(ev);
 }
 
 bool awaitable_event_await_suspend(awaitable_event *ev, awaitable_event_awaiter *aw, lockstep_coro *h)
 {
     assert(ev && aw && h && "awaitable_event_await_suspend: NULL argument");
-    void *signaled = signaled_state(ev);
-    void *head = aw->n.next; /* what await_ready saw; the compare-exchange corrects a stale guess */
     aw->n.handle = h;
-    do {
-        if (head == signaled)
-            return false; /* set meanwhile: continue */
-        aw->n.next = head;
+    /* aw->n.next holds the state await_ready saw, not "signaled" (it said so). */
+    for (;;) {
+        void *head = aw->n.next;
         /* success, release: publishes the node (handle, next) and the suspended
          * frame to the set() that takes the list out.
-         * failure, acquire: when it finds "signaled", we continue at once and
-         * must see what the setter wrote, as on await_ready's fast path. */
-    } while (!atomic_compare_exchange_weak_explicit(&ev->state, &head, &aw->n, memory_order_release,
-                                                    memory_order_acquire));
-    /* From the compare-exchange on, h may be resumed (and its frame, aw
-     * included, freed) by set() on another thread: touch nothing of it. */
-    return true;
+         * failure, relaxed: the value it hands back is not used; we look again. */
+        if (atomic_compare_exchange_weak_explicit(&ev->state, &head, &aw->n, memory_order_release,
+                                                  memory_order_relaxed))
+            return true; /* from here on, set() on another thread may resume h and
+                            free its frame, aw included: touch nothing of it */
+        /* The word changed (another await pushed, or set() ran): look again
+         * exactly as await_ready looks, with its acquire load, which also
+         * refreshes aw->n.next. "Signaled": continue at once. */
+        if (awaitable_event_await_ready(ev, aw))
+            return false;
+    }
 }
 
 int awaitable_event_await_resume(const awaitable_event_awaiter *aw)
