@@ -12,20 +12,12 @@
 #include "lockstep/alloc.h"
 #include "lockstep/event.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 const char *const explore_component = "event";
 const int explore_step = LOCKSTEP_STEP;
-
-bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
-{
-    (void)obj;
-    if (strcmp(field, "signaled") != 0)
-        return false;
-    snprintf(buf, size, "%s", v ? "true" : "false");
-    return true;
-}
 
 /* ---- the waiter ------------------------------------------------------------ */
 
@@ -93,6 +85,33 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
 static void waiter_destroy(lockstep_coro *self) { lockstep_coro_free(self); }
 
 static waiter_frame *g_waiters[MAX_WAITERS];
+
+bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
+{
+    (void)obj;
+    if (strcmp(field, "signaled") == 0) { /* steps 04-06: a flag */
+        snprintf(buf, size, "%s", v ? "true" : "false");
+        return true;
+    }
+    if (strcmp(field, "state") != 0) /* step 07: one word, "signaled" or the list head */
+        return false;
+    if (v == 0) {
+        snprintf(buf, size, "NULL (no waiters)");
+        return true;
+    }
+    if (v == (uintptr_t)g_ev) {
+        snprintf(buf, size, "signaled (the event's address)");
+        return true;
+    }
+#if LOCKSTEP_STEP >= 5 /* the awaiter carries a list node */
+    for (int i = 0; i < MAX_WAITERS; ++i)
+        if (v == (uintptr_t)g_waiters[i] + offsetof(waiter_frame, aw.n)) {
+            snprintf(buf, size, "%s's node", g_names[i]);
+            return true;
+        }
+#endif
+    return false;
+}
 
 static void make_event(void)
 {
@@ -171,7 +190,8 @@ static void check_two_awaits(void) { check_waiters(2); }
 static void check_after_reset(void)
 {
     if (g_awaits[0] == 0) {
-        if (atomic_load_explicit(&g_ev->signaled, memory_order_relaxed))
+        awaitable_event_awaiter probe; /* asks the event through its API: every step's has await_ready */
+        if (awaitable_event_await_ready(g_ev, &probe))
             explore_fail("lost wake-up", "waiter A is still suspended, though the event ended signaled");
         awaitable_event_set(g_ev);
     }
