@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/mutants/run.sh: the mutation table (issue 8).
+# tests/mutants/run.sh: the mutation table.
 #
 # For every atomic operation with an explicit order stronger than relaxed in
 # every step's src/*.c, build that step with the order weakened one notch and
