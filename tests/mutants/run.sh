@@ -268,11 +268,13 @@ list_tests() {
     cat "$cache"
 }
 
-# The step's test executables, the targets a mutant needs: unit_<component>_stepNN
-# and stress_<component>_stepNN (tests/CMakeLists.txt names them so).
+# The step's test executables, the targets a mutant needs: unit_<component>_stepNN,
+# stress_<component>_stepNN (tests/CMakeLists.txt names them so) and the
+# schedule explorer's explore_<component>_stepNN (tests/explore), which finds a
+# logic mistake in every run instead of when a race happens to hit it.
 step_targets() {
     cmake --build "$(build_dir "$1")" --target help |
-        sed -n -E "s/^((unit|stress)_[a-z0-9]+_step$2): .*/\\1/p" | sort -u
+        sed -n -E "s/^((unit|stress|explore)_[a-z0-9]+_step$2): .*/\\1/p" | sort -u
 }
 
 build_step() {
