@@ -23,6 +23,7 @@
 #define _DEFAULT_SOURCE
 
 #include "explore.h"
+#include "model.h"
 
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
@@ -229,6 +230,10 @@ void explore_free_at(void *p, const char *file, int line)
     if (b->freed)
         explore_fail("double free", "%s:%d frees %s a second time; %s freed it at %s:%d (trace line %d)",
                      base(file), line, what, who(b->freed_by), base(b->freed_file), b->freed_line, b->freed_event);
+    /* Freeing is a write to every byte of the block (race.c), after every
+     * other thread's last use of it, or it races with that use. */
+    model_free_as_write(b->p, b->size, file, line);
+    model_forget(b->p, b->size);
     b->freed = true;
     b->freed_by = explore_self();
     b->freed_file = file;

@@ -93,12 +93,31 @@ bool explore_freed(const volatile void *p);
  * scenario needs, e.g. "complete only after the awaiter was destroyed". */
 void explore_wait_until(bool (*ready)(void), const char *what);
 
+/* Between explore_unchecked(true) and (false), the calling thread's plain
+ * accesses are the scenario observing, not the program: the race check
+ * (race.c) leaves them out. For a scenario's peek at a counter another
+ * thread may be writing; never around the step's own code. */
+void explore_unchecked(bool on);
+
 /* Whether the current run is a replay (--replay): summaries are skipped. */
 bool explore_replaying(void);
 
 /* ---- what hook.h calls (not for scenarios) -------------------------------- */
 
 enum explore_op { EXPLORE_LOAD, EXPLORE_STORE, EXPLORE_EXCHANGE, EXPLORE_CAS, EXPLORE_FETCH };
+enum explore_rmw { EXPLORE_RMW_XCHG, EXPLORE_RMW_ADD, EXPLORE_RMW_SUB, EXPLORE_RMW_OR, EXPLORE_RMW_AND, EXPLORE_RMW_XOR };
+
+/* The atomic operations themselves, under the C11 model (history.c): each
+ * returns what the operation reads, which for a load may be an older store
+ * than the newest. Values travel as uintptr_t, size bytes of them. */
+void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value);
+uintptr_t explore_atomic_load(const volatile void *obj, size_t size, int order, const char *objtext);
+void explore_atomic_store(volatile void *obj, size_t size, uintptr_t value, int order, const char *objtext);
+uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw op, uintptr_t arg, int order,
+                             const char *objtext);
+bool explore_atomic_cas(volatile void *obj, size_t size, void *expected, uintptr_t desired, int success,
+                        int failure, const char *objtext);
+_Noreturn void explore_fence(const char *ordertext, const char *file, int line);
 
 /* The scheduling point before an atomic operation on obj: waits for this
  * thread's turn, then checks that obj is not in a freed block. */
@@ -124,6 +143,10 @@ void explore_free_at(void *p, const char *file, int line);
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id);
 bool explore_exhaustive(void);          /* the last round skipped no schedule for the bound */
+/* A decision of the running thread among n options (0: the default, the
+ * others cost one unit of the bound each): which store a load reads. */
+int explore_choose(int n);
+bool explore_running(void);             /* a schedule is being run (setup, threads, checks) */
 int explore_bound(void);                /* the last round's bound */
 int explore_self(void);                 /* the calling scenario thread's index, -1 on the main thread */
 int explore_nthreads(void);
@@ -138,6 +161,7 @@ void explore_trace_reset(void);
 void explore_trace_add(int thread, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int explore_trace_length(void);
 void explore_trace_print(void);
+void explore_set_graph_path(const char *path); /* --graph FILE: a failure also writes its execution graph */
 void explore_format_value(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size);
 const char *explore_name_of(const volatile void *addr);
 bool explore_is_coro(const volatile void *addr);

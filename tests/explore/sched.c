@@ -22,8 +22,16 @@
  * to read. The rounds stop when one skipped nothing (every schedule was
  * explored: "exhaustive"), or at the bound P (default 2) once a round costs
  * more than SMALL_ROUND schedules; with --preemptions P, at P.
+ *
+ * Under the C11 model a thread's load may also read an older store than the
+ * newest (history.c): which one is a decision too, of the running thread
+ * (explore_choose), and reading an older store costs one unit of the bound,
+ * like a preemption. So a round with bound P tries every schedule with at
+ * most P preemptions and stale reads together, and the first failure found
+ * needs as few of both as possible.
  */
 #include "explore.h"
+#include "model.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -84,34 +92,58 @@ static void set_holder(pthread_mutex_t *m, int owner)
     }
 }
 
+/* The scenario's predicate runs here on whichever thread decides: its
+ * reads are the explorer's, not the program's (model_quiet). */
+static bool until_holds(const xthread *t)
+{
+    model_quiet(true);
+    bool ok = t->until();
+    model_quiet(false);
+    return ok;
+}
+
 static bool runnable(const xthread *t)
 {
     return t->arrived && !t->done && !t->waits && !(t->wants && holder(t->wants) != MAIN) &&
-           !(t->until && !t->until());
+           !(t->until && !until_holds(t));
 }
 
 /* ---- the decisions ----------------------------------------------------- */
 
 typedef struct node {
-    unsigned enabled; /* threads that could go */
-    unsigned tried;   /* threads already explored from here */
+    unsigned enabled; /* threads that could go; for a read, the stores it may read (bit 0: the newest) */
+    unsigned tried;   /* options already explored from here */
     int chosen;
     int current;      /* the thread that reached the point (MAIN at the start) */
-    int preemptions;  /* preemptions in the schedule before this decision */
+    int preemptions;  /* preemptions and stale reads in the schedule before this decision */
+    bool read;        /* a load's choice of store (explore_choose), not a choice of thread */
 } node;
 
 #define MAX_DECISIONS 512
+#define MAX_DECISIONS_ MAX_DECISIONS
 static node g_nodes[MAX_DECISIONS];
 static int g_depth;   /* decisions taken in this run */
 static int g_prefix;  /* the first g_prefix decisions are replayed */
 static int g_bound = 2;
 static bool g_pruned; /* a schedule was skipped for the bound */
+static bool g_truncated; /* a load could have read a store older than the history keeps */
 static bool g_replay;
 
+/* What a choice costs against the bound: a preemption, or a stale read. */
 static bool is_preemption(const node *n, int choice)
 {
+    if (n->read)
+        return choice != 0;
     return n->current != MAIN && (n->enabled & (1u << n->current)) && choice != n->current;
 }
+
+/* --replay: the thread choices and the read choices of the id, each taken
+ * in order as the run meets its decisions of that kind. */
+static int g_replay_threads[MAX_DECISIONS_], g_nreplay_threads, g_replay_reads[MAX_DECISIONS_], g_nreplay_reads;
+static int g_next_thread, g_next_read;
+
+static bool g_running_schedule;
+bool explore_running(void) { return g_running_schedule; }
 
 static void describe_blocked(char *buf, size_t size)
 {
@@ -156,7 +188,14 @@ static void decide(int current)
         if (g_depth >= MAX_DECISIONS)
             explore_fail("explorer", "more than %d decisions in one schedule: is the scenario looping?", MAX_DECISIONS);
         node *n = &g_nodes[g_depth];
-        if (g_depth < g_prefix) {
+        if (g_replay) {
+            int c = g_next_thread < g_nreplay_threads ? g_replay_threads[g_next_thread++] : -1;
+            int dflt = (current != MAIN && (enabled & (1u << current))) ? current : __builtin_ctz(enabled);
+            if (c >= 0 && !(enabled & (1u << c)))
+                explore_fail("explorer", "replay diverged at decision %d: T%d cannot run there (a wrong id, or a "
+                             "scenario that does not behave the same way every time)", g_depth, c);
+            *n = (node){enabled, 0, c >= 0 ? c : dflt, current, 0, false};
+        } else if (g_depth < g_prefix) {
             if (!(enabled & (1u << n->chosen)))
                 explore_fail("explorer", "replay diverged at decision %d: T%d cannot run there (a wrong id, or a "
                              "scenario that does not behave the same way every time)", g_depth, n->chosen);
@@ -165,7 +204,7 @@ static void decide(int current)
         } else {
             /* By default, no preemption: the current thread goes on if it can. */
             int dflt = (current != MAIN && (enabled & (1u << current))) ? current : __builtin_ctz(enabled);
-            *n = (node){enabled, 1u << dflt, dflt, current, 0};
+            *n = (node){enabled, 1u << dflt, dflt, current, 0, false};
         }
         n->preemptions = 0;
         if (g_depth > 0) {
@@ -187,7 +226,8 @@ static bool backtrack(void)
 {
     for (int d = g_depth - 1; d >= 0; --d) {
         node *n = &g_nodes[d];
-        for (int c = 0; c < g_nthreads; ++c) {
+        int options = n->read ? 32 : g_nthreads;
+        for (int c = 0; c < options; ++c) {
             unsigned bit = 1u << c;
             if (!(n->enabled & bit) || (n->tried & bit))
                 continue;
@@ -204,33 +244,104 @@ static bool backtrack(void)
     return false;
 }
 
+int explore_choose(int n)
+{
+    if (n < 2)
+        return 0;
+    if (n > 32)
+        n = 32;
+    if (g_depth >= MAX_DECISIONS)
+        explore_fail("explorer", "more than %d decisions in one schedule: is the scenario looping?", MAX_DECISIONS);
+    node *d = &g_nodes[g_depth];
+    unsigned options = n == 32 ? ~0u : (1u << n) - 1;
+    if (g_replay) {
+        int c = g_next_read < g_nreplay_reads ? g_replay_reads[g_next_read++] : 0;
+        if (c >= n)
+            explore_fail("explorer", "replay diverged at decision %d: the load may read %d stores, not %d back",
+                         g_depth, n, c);
+        *d = (node){options, 0, c, t_self, 0, true};
+    } else if (g_depth < g_prefix) {
+        d->enabled = options;
+        d->current = t_self;
+        d->read = true;
+    } else {
+        *d = (node){options, 1u, 0, t_self, 0, true}; /* by default, the newest store */
+    }
+    d->preemptions = 0;
+    if (g_depth > 0) {
+        const node *prev = &g_nodes[g_depth - 1];
+        d->preemptions = prev->preemptions + is_preemption(prev, prev->chosen);
+    }
+    ++g_depth;
+    return d->chosen;
+}
+
+/* The id: the threads chosen at each decision ("1.0.1"), then, if some
+ * load read an older store, "/" and the store each read chose, 0 the newest
+ * (trailing 0s left out): "1.0.1/0.1". */
 void explore_schedule_id(char *buf, size_t size)
 {
     size_t len = 0;
+    int last_stale = -1;
     buf[0] = '\0';
-    for (int d = 0; d < g_depth && len + 4 < size; ++d)
-        len += (size_t)snprintf(buf + len, size - len, d ? ".%d" : "%d", g_nodes[d].chosen);
-    if (g_depth == 0)
-        snprintf(buf, size, "-");
+    for (int d = 0; d < g_depth && len + 4 < size; ++d) {
+        if (g_nodes[d].read) {
+            if (g_nodes[d].chosen)
+                last_stale = d;
+            continue;
+        }
+        len += (size_t)snprintf(buf + len, size - len, len ? ".%d" : "%d", g_nodes[d].chosen);
+    }
+    if (len == 0)
+        len = (size_t)snprintf(buf, size, "-");
+    bool first = true;
+    for (int d = 0; d <= last_stale && len + 4 < size; ++d)
+        if (g_nodes[d].read) {
+            len += (size_t)snprintf(buf + len, size - len, first ? "/%d" : ".%d", g_nodes[d].chosen);
+            first = false;
+        }
 }
 
-/* Parses an id from explore_schedule_id into the replay prefix. */
-static bool parse_id(const char *id)
+static bool parse_list(const char *s, int *out, int *n, int limit)
 {
-    g_prefix = g_depth = 0;
-    if (strcmp(id, "-") == 0)
+    *n = 0;
+    if (strcmp(s, "-") == 0 || !*s)
         return true;
-    for (const char *s = id; *s;) {
+    while (*s) {
         char *end;
         long c = strtol(s, &end, 10);
-        if (end == s || c < 0 || c >= EXPLORE_MAX_THREADS || g_prefix >= MAX_DECISIONS)
+        if (end == s || c < 0 || c >= limit || *n >= MAX_DECISIONS)
             return false;
-        g_nodes[g_prefix++] = (node){0, 1u << c, (int)c, MAIN, 0};
+        out[(*n)++] = (int)c;
         if (*end != '.' && *end != '\0')
             return false;
         s = *end == '.' ? end + 1 : end;
     }
     return true;
+}
+
+static int thread_decisions(void)
+{
+    int n = 0;
+    for (int d = 0; d < g_depth; ++d)
+        n += !g_nodes[d].read;
+    return n;
+}
+
+/* Parses an id from explore_schedule_id for --replay. */
+static bool parse_id(const char *id)
+{
+    char threads[4 * MAX_DECISIONS];
+    snprintf(threads, sizeof threads, "%s", id);
+    char *slash = strchr(threads, '/');
+    const char *reads = "";
+    if (slash) {
+        *slash = '\0';
+        reads = slash + 1;
+    }
+    g_next_thread = g_next_read = 0;
+    return parse_list(threads, g_replay_threads, &g_nreplay_threads, EXPLORE_MAX_THREADS) &&
+           parse_list(reads, g_replay_reads, &g_nreplay_reads, 32);
 }
 
 /* ---- the scheduling points --------------------------------------------- */
@@ -272,8 +383,10 @@ void explore_point(const volatile void *obj, size_t size, const char *file, int 
 
 int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, int line)
 {
-    if (t_self == MAIN)
+    if (t_self == MAIN) {
+        model_mutex_lock(m);
         return pthread_mutex_lock(m);
+    }
     g_threads[t_self].wants = m;
     wait_turn(t_self); /* runnable only once m is free */
     g_threads[t_self].wants = NULL;
@@ -281,6 +394,7 @@ int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, i
     snprintf(what, sizeof what, "locks the mutex at %s:%d in", base(file), line);
     explore_check_access(m, sizeof *m, what);
     set_holder(m, t_self);
+    model_mutex_lock(m);
     char f[64];
     explore_trace_add(t_self, "%s:%d lock %s", base(file), line, explore_field(text, f, sizeof f));
     return pthread_mutex_lock(m);
@@ -288,13 +402,16 @@ int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, i
 
 int explore_mutex_unlock(pthread_mutex_t *m, const char *text, const char *file, int line)
 {
-    if (t_self == MAIN)
+    if (t_self == MAIN) {
+        model_mutex_unlock(m);
         return pthread_mutex_unlock(m);
+    }
     wait_turn(t_self);
     char what[96];
     snprintf(what, sizeof what, "unlocks the mutex at %s:%d in", base(file), line);
     explore_check_access(m, sizeof *m, what);
     set_holder(m, MAIN);
+    model_mutex_unlock(m);
     char f[64];
     explore_trace_add(t_self, "%s:%d unlock %s", base(file), line, explore_field(text, f, sizeof f));
     return pthread_mutex_unlock(m);
@@ -311,6 +428,7 @@ int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const char *text, c
     xthread *t = &g_threads[t_self];
     wait_turn(t_self);
     set_holder(m, MAIN);
+    model_mutex_unlock(m); /* waiting unlocks the mutex... */
     pthread_mutex_unlock(m);
     explore_trace_add(t_self, "%s:%d wait on %s (unlocks the mutex)", base(file), line, explore_field(text, f, sizeof f));
     pthread_mutex_lock(&g_mx);
@@ -320,6 +438,7 @@ int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const char *text, c
     wait_turn(t_self);
     t->wants = NULL;
     set_holder(m, t_self);
+    model_mutex_lock(m); /* ...and relocks it: the signal itself orders nothing (POSIX), the mutex does */
     explore_trace_add(t_self, "%s:%d woken up, relocks the mutex", base(file), line);
     return pthread_mutex_lock(m);
 }
@@ -392,8 +511,13 @@ static void run_once(const explore_scenario *s)
 {
     explore_alloc_reset();
     explore_trace_reset();
+    model_clock_reset();
+    model_history_reset();
+    model_race_reset();
+    g_running_schedule = true;
     g_depth = 0;
     g_nheld = 0;
+    g_next_thread = g_next_read = 0;
     g_nthreads = s->nthreads;
     for (int i = 0; i < s->nthreads; ++i)
         g_threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i]};
@@ -401,6 +525,8 @@ static void run_once(const explore_scenario *s)
 
     g_arrived_at_start = 0;
     g_running = MAIN;
+    for (int i = 0; i < s->nthreads; ++i)
+        model_thread_start(i);
     for (int i = 0; i < s->nthreads; ++i)
         if (pthread_create(&g_threads[i].pt, NULL, thread_main, (void *)(intptr_t)i) != 0) {
             fputs("explore: pthread_create failed\n", stderr);
@@ -414,11 +540,15 @@ static void run_once(const explore_scenario *s)
         pthread_cond_wait(&g_cv, &g_mx);
     while (g_running != MAIN);
     pthread_mutex_unlock(&g_mx);
-    for (int i = 0; i < s->nthreads; ++i)
+    for (int i = 0; i < s->nthreads; ++i) {
         pthread_join(g_threads[i].pt, NULL);
+        model_thread_join(i);
+    }
 
     s->check();
     explore_check_leaks();
+    g_truncated |= model_history_truncated();
+    g_running_schedule = false;
 }
 
 static const explore_scenario *g_scenario;
@@ -441,6 +571,7 @@ static long search(const explore_scenario *s, int bound)
 {
     g_bound = bound;
     g_pruned = false;
+    g_truncated = false;
     g_prefix = 0;
     if (s->begin)
         s->begin();
@@ -465,10 +596,12 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
             exit(2);
         }
         g_bound = MAX_BOUND;
-        int given = g_prefix;
         run_once(s);
-        if (g_depth < given)
-            printf("explore: the schedule ended after %d decisions; the rest of the id was not used\n", g_depth);
+        if (g_next_thread < g_nreplay_threads || g_next_read < g_nreplay_reads)
+            printf("explore: the schedule ended before the id did; the rest of the id was not used\n");
+        else if (thread_decisions() > g_nreplay_threads)
+            printf("explore: the id ended before the schedule did: the decisions after it took the default "
+                   "(the thread that ran goes on; a load reads the newest store)\n");
         char id[4 * MAX_DECISIONS];
         explore_schedule_id(id, sizeof id);
         printf("explore: schedule %s of %s (passes every check):\n", id, s->name);
@@ -487,4 +620,4 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
 }
 
 int explore_bound(void) { return g_bound; }
-bool explore_exhaustive(void) { return !g_pruned; }
+bool explore_exhaustive(void) { return !g_pruned && !g_truncated; }

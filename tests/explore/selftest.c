@@ -7,6 +7,7 @@
 
 #include <assert.h>
 #include <stdatomic.h>
+#include <stdio.h>
 
 const char *const explore_component = "selftest";
 const int explore_step = 1;
@@ -59,6 +60,234 @@ static void use_after_free(void) { atomic_fetch_add_explicit(g_counter, 1, memor
 static void check_nothing(void) {}
 static void check_free(void) { free_counter(); }
 
+/* ---- litmus tests: the memory model's own outcome sets -------------------------
+ *
+ * Each litmus test records what its threads read (the outcome) on every
+ * schedule, and its summary checks that the set of outcomes found is
+ * exactly the one C11 allows: nothing missing (the model is not too strong)
+ * and nothing extra (not too weak). The sets are the classic ones (Batty et
+ * al., "Mathematizing C++ Concurrency", POPL 2011; herd7's C11 tests).
+ */
+
+static atomic_int g_x, g_y;
+static int g_data;        /* plain memory: its accesses reach race.c */
+static int g_r[3];        /* what the threads read, in thread order */
+static unsigned long long g_seen; /* outcomes found, as bits (litmus_bit) */
+
+static void litmus_setup(void)
+{
+    atomic_init(&g_x, 0);
+    atomic_init(&g_y, 0);
+    g_data = 0;
+    g_r[0] = g_r[1] = g_r[2] = -1;
+}
+
+static void litmus_begin(void) { g_seen = 0; }
+
+/* An outcome (two reads, each 0..3 or 42 -> 4) as one bit of g_seen. */
+static int small(int v) { return v == 42 ? 4 : v < 0 ? 5 : v; }
+static unsigned long long litmus_bit(int a, int b) { return 1ull << (small(a) * 6 + small(b)); }
+
+static void record_pair(void) { g_seen |= litmus_bit(g_r[0], g_r[1]); }
+
+static void expect_outcomes(const char *name, const int (*allowed)[2], int n)
+{
+    unsigned long long want = 0;
+    for (int i = 0; i < n; ++i)
+        want |= litmus_bit(allowed[i][0], allowed[i][1]);
+    char found[256] = "", expected[256] = "";
+    size_t lf = 0, le = 0;
+    static const int values[] = {0, 1, 2, 3, 42, -1};
+    for (int a = 0; a < 6; ++a)
+        for (int b = 0; b < 6; ++b) {
+            unsigned long long bit = litmus_bit(values[a], values[b]);
+            if ((g_seen & bit) && lf < sizeof found)
+                lf += (size_t)snprintf(found + lf, sizeof found - lf, " (%d,%d)", values[a], values[b]);
+            if ((want & bit) && le < sizeof expected)
+                le += (size_t)snprintf(expected + le, sizeof expected - le, " (%d,%d)", values[a], values[b]);
+        }
+    printf("explore: %s outcomes found:%s\n", name, found);
+    if (g_seen != want)
+        explore_fail("wrong outcome set", "%s: found {%s }, C11 allows exactly {%s }", name, found, expected);
+    printf("explore: %s: exactly the outcomes C11 allows\n", name);
+}
+
+/* Message passing: T0 writes the data, then raises the flag; T1 reads the
+ * flag, then the data. (r0, r1) = (flag, data). */
+static void mp_writer_rel(void)
+{
+    atomic_store_explicit(&g_y, 42, memory_order_relaxed);
+    atomic_store_explicit(&g_x, 1, memory_order_release);
+}
+static void mp_reader_acq(void)
+{
+    g_r[0] = atomic_load_explicit(&g_x, memory_order_acquire);
+    g_r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
+}
+static void mp_writer_rlx(void)
+{
+    atomic_store_explicit(&g_y, 42, memory_order_relaxed);
+    atomic_store_explicit(&g_x, 1, memory_order_relaxed);
+}
+static void mp_reader_rlx(void)
+{
+    g_r[0] = atomic_load_explicit(&g_x, memory_order_relaxed);
+    g_r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
+}
+static void mp_rel_acq_summary(void)
+{
+    /* Seeing the flag means seeing the data: (1,0) never appears. */
+    static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 42}};
+    expect_outcomes("mp (release/acquire)", allowed, 3);
+}
+static void mp_rlx_summary(void)
+{
+    /* Relaxed: the flag may be seen with the data still 0. */
+    static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 42}, {1, 0}};
+    expect_outcomes("mp (relaxed)", allowed, 4);
+}
+
+/* The same with plain data: with release/acquire the reader that saw the
+ * flag reads the data without a race; relaxed, the explorer reports it. */
+static void mp_plain_writer_rel(void)
+{
+    g_data = 42;
+    atomic_store_explicit(&g_x, 1, memory_order_release);
+}
+static void mp_plain_writer_rlx(void)
+{
+    g_data = 42;
+    atomic_store_explicit(&g_x, 1, memory_order_relaxed);
+}
+static void mp_plain_reader_acq(void)
+{
+    if ((g_r[0] = atomic_load_explicit(&g_x, memory_order_acquire)) == 1)
+        g_r[1] = g_data;
+}
+static void mp_plain_reader_rlx(void)
+{
+    if ((g_r[0] = atomic_load_explicit(&g_x, memory_order_relaxed)) == 1)
+        g_r[1] = g_data;
+}
+static void mp_plain_summary(void)
+{
+    static const int allowed[][2] = {{0, -1}, {1, 42}};
+    expect_outcomes("mp, plain data (release/acquire)", allowed, 2);
+}
+
+/* Store buffering: each thread stores to one and loads the other. Without
+ * seq_cst, both may read 0. (r0, r1). */
+static void sb_left(void)
+{
+    atomic_store_explicit(&g_x, 1, memory_order_release);
+    g_r[0] = atomic_load_explicit(&g_y, memory_order_acquire);
+}
+static void sb_right(void)
+{
+    atomic_store_explicit(&g_y, 1, memory_order_release);
+    g_r[1] = atomic_load_explicit(&g_x, memory_order_acquire);
+}
+static void sb_summary(void)
+{
+    static const int allowed[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+    expect_outcomes("sb (release/acquire)", allowed, 4);
+}
+
+/* Coherence (CoRR): T0 stores 1 then 2; T1 loads twice. The second load
+ * never reads older than the first. (r0, r1) = T1's two loads. */
+static void corr_writer(void)
+{
+    atomic_store_explicit(&g_x, 1, memory_order_relaxed);
+    atomic_store_explicit(&g_x, 2, memory_order_relaxed);
+}
+static void corr_reader(void)
+{
+    g_r[0] = atomic_load_explicit(&g_x, memory_order_relaxed);
+    g_r[1] = atomic_load_explicit(&g_x, memory_order_relaxed);
+}
+static void corr_summary(void)
+{
+    static const int allowed[][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    expect_outcomes("corr (coherence)", allowed, 6);
+}
+
+/* Release sequence: T0 writes the data and releases x = 1; T1 does a
+ * relaxed fetch_add on x; T2 acquires x and reads the data. Reading 2 (T1's
+ * read-modify-write, which continues T0's release sequence when it comes
+ * after it) synchronizes with T0: (2,0) never appears. (1,0) does: T1's
+ * add may come first, and its 1 heads no sequence. (r0, r1) = (x, data). */
+static void rs_writer(void)
+{
+    atomic_store_explicit(&g_y, 42, memory_order_relaxed);
+    atomic_store_explicit(&g_x, 1, memory_order_release);
+}
+static void rs_rmw(void) { atomic_fetch_add_explicit(&g_x, 1, memory_order_relaxed); }
+static void rs_store(void) { atomic_store_explicit(&g_x, 2, memory_order_relaxed); }
+static void rs_reader(void)
+{
+    g_r[0] = atomic_load_explicit(&g_x, memory_order_acquire);
+    g_r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
+}
+static void rs_rmw_summary(void)
+{
+    static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 0}, {1, 42}, {2, 42}};
+    expect_outcomes("release sequence (continued by a fetch_add)", allowed, 5);
+}
+static void rs_store_summary(void)
+{
+    /* A plain store of another thread ends the sequence: (2,0) appears. */
+    static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 42}, {2, 0}, {2, 42}};
+    expect_outcomes("release sequence (ended by another thread's store)", allowed, 5);
+}
+
+/* A mutex hands plain data across: no race, and the reader sees 0 or 42. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static void mutex_writer(void)
+{
+    pthread_mutex_lock(&g_lock);
+    g_data = 42;
+    pthread_mutex_unlock(&g_lock);
+}
+static void mutex_reader(void)
+{
+    pthread_mutex_lock(&g_lock);
+    g_r[0] = g_data;
+    pthread_mutex_unlock(&g_lock);
+    g_r[1] = 0;
+}
+static void unlocked_writer(void) { g_data = 42; }
+static void unlocked_reader(void) { g_r[0] = g_data; }
+static void mutex_summary(void)
+{
+    static const int allowed[][2] = {{0, 0}, {42, 0}};
+    expect_outcomes("mutex", allowed, 2);
+}
+
+/* Freeing is a write: a block freed by one thread while another's read of
+ * it is not ordered before the free. */
+static int *g_block;
+static bool g_reader_done;
+static bool reader_done(void) { return g_reader_done; }
+static void block_setup(void)
+{
+    litmus_setup();
+    g_block = lockstep_alloc(sizeof *g_block);
+    *g_block = 7;
+    g_reader_done = false;
+}
+static void block_reader_then_flag(void)
+{
+    g_r[0] = *g_block;
+    atomic_store_explicit(&g_x, 1, memory_order_relaxed);
+    g_reader_done = true; /* for the scenario's wait only */
+}
+static void block_free_after_flag(void)
+{
+    explore_wait_until(reader_done, "the reader is done");
+    g_r[1] = atomic_load_explicit(&g_x, memory_order_relaxed); /* 1, relaxed: orders nothing */
+    lockstep_free(g_block);
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "deadlock", .min_step = 1, .about = "two threads lock a mutex that is never unlocked",
@@ -76,5 +305,38 @@ const explore_scenario explore_scenarios[] = {
      .check = check_nothing},
     {.name = "leak", .min_step = 1, .about = "a block never freed", .nthreads = 1, .thread_names = {"a"},
      .threads = {nothing}, .setup = setup, .check = check_nothing},
+    {.name = "mp_rel_acq", .min_step = 1, .about = "message passing, release/acquire: the flag seen means the data seen",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_writer_rel, mp_reader_acq},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = mp_rel_acq_summary, .preemptions = 8},
+    {.name = "mp_relaxed", .min_step = 1, .about = "message passing, relaxed: the flag may be seen before the data",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_writer_rlx, mp_reader_rlx},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = mp_rlx_summary, .preemptions = 8},
+    {.name = "mp_plain_rel_acq", .min_step = 1, .about = "message passing of plain data, release/acquire: no race",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_plain_writer_rel, mp_plain_reader_acq},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = mp_plain_summary, .preemptions = 8},
+    {.name = "mp_plain_relaxed", .min_step = 1, .about = "message passing of plain data, relaxed: a data race",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_plain_writer_rlx, mp_plain_reader_rlx},
+     .setup = litmus_setup, .check = check_nothing, .preemptions = 8},
+    {.name = "sb", .min_step = 1, .about = "store buffering: both threads may read 0 without seq_cst",
+     .nthreads = 2, .thread_names = {"left", "right"}, .threads = {sb_left, sb_right},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = sb_summary, .preemptions = 8},
+    {.name = "corr", .min_step = 1, .about = "read-read coherence: a second load never reads older than the first",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {corr_writer, corr_reader},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = corr_summary, .preemptions = 8},
+    {.name = "release_sequence_rmw", .min_step = 1, .about = "a fetch_add on another thread continues a release sequence",
+     .nthreads = 3, .thread_names = {"writer", "adder", "reader"}, .threads = {rs_writer, rs_rmw, rs_reader},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = rs_rmw_summary, .preemptions = 8},
+    {.name = "release_sequence_store", .min_step = 1, .about = "a plain store on another thread ends a release sequence",
+     .nthreads = 3, .thread_names = {"writer", "storer", "reader"}, .threads = {rs_writer, rs_store, rs_reader},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = rs_store_summary, .preemptions = 8},
+    {.name = "mutex_handoff", .min_step = 1, .about = "a mutex hands plain data across: no race",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mutex_writer, mutex_reader},
+     .begin = litmus_begin, .setup = litmus_setup, .check = record_pair, .summary = mutex_summary, .preemptions = 8},
+    {.name = "unlocked_handoff", .min_step = 1, .about = "the same without the mutex: a data race",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {unlocked_writer, unlocked_reader},
+     .setup = litmus_setup, .check = check_nothing, .preemptions = 8},
+    {.name = "free_races_read", .min_step = 1, .about = "a free after a relaxed flag races with the other thread's read",
+     .nthreads = 2, .thread_names = {"reader", "freer"}, .threads = {block_reader_then_flag, block_free_after_flag},
+     .setup = block_setup, .check = check_nothing, .preemptions = 8},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

@@ -5,6 +5,7 @@
  * 0x5581...).
  */
 #include "explore.h"
+#include "model.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,7 +88,7 @@ void explore_format_value(const char *field, const volatile void *obj, uintptr_t
 
 typedef struct event {
     int thread; /* -1: the main thread (setup, check) */
-    char text[200];
+    char text[240];
 } event;
 
 #define MAX_EVENTS 2048
@@ -163,26 +164,29 @@ void explore_log_op(enum explore_op op, const char *opname, const char *objtext,
     const char *at = base(explore_site_file);
     int line = explore_site_line, t = explore_self();
     const char *order = order_name(ordertext);
+    const char *note = model_annotation(); /* a stale read, or the release it synchronized with */
     switch (op) {
     case EXPLORE_LOAD:
-        explore_trace_add(t, "%s:%d load %s -> %s  [%s]", at, line, f, out, order);
+        explore_trace_add(t, "%s:%d load %s -> %s  [%s]%s", at, line, f, out, order, note);
         break;
     case EXPLORE_STORE:
-        explore_trace_add(t, "%s:%d store %s <- %s  [%s]", at, line, f, in, order);
+        explore_trace_add(t, "%s:%d store %s <- %s  [%s]%s", at, line, f, in, order, note);
         break;
     case EXPLORE_EXCHANGE:
-        explore_trace_add(t, "%s:%d exchange %s <- %s (took out: %s)  [%s]", at, line, f, in, out, order);
+        explore_trace_add(t, "%s:%d exchange %s <- %s (took out: %s)  [%s]%s", at, line, f, in, out, order,
+                          note);
         break;
     case EXPLORE_CAS:
         explore_format_value(field, obj, expected, want, sizeof want);
-        explore_trace_add(t, "%s:%d compare_exchange %s: %s -> %s %s (found: %s)  [%s]", at, line, f, want, in,
-                          ok ? "done" : "failed", out, order);
+        explore_trace_add(t, "%s:%d compare_exchange %s: %s -> %s %s (found: %s)  [%s]%s", at, line, f, want, in,
+                          ok ? "done" : "failed", out, order, note);
         break;
     case EXPLORE_FETCH:
-        explore_trace_add(t, "%s:%d %s %s, %lu (took out: %s)  [%s]", at, line, opname, f, (unsigned long)stored,
-                          out, order);
+        explore_trace_add(t, "%s:%d %s %s, %lu (took out: %s)  [%s]%s", at, line, opname, f, (unsigned long)stored,
+                          out, order, note);
         break;
     }
+    model_logged(explore_trace_length());
 }
 
 /* One column per thread, one line per event, in the order they happened. */
@@ -220,9 +224,12 @@ void explore_trace_print(void)
 
 /* ---- failures ---------------------------------------------------------------- */
 
+static const char *g_graph_path;
+void explore_set_graph_path(const char *path) { g_graph_path = path; }
+
 _Noreturn void explore_fail(const char *kind, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -232,6 +239,10 @@ _Noreturn void explore_fail(const char *kind, const char *fmt, ...)
     explore_trace_print();
     printf("\nexplore: FAILED (%s): %s\n", kind, msg);
     explore_failure_footer();
+    if (g_graph_path) {
+        model_write_graph(g_graph_path);
+        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", g_graph_path);
+    }
     fflush(stdout);
     _exit(1);
 }
