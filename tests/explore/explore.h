@@ -110,7 +110,7 @@ enum explore_rmw { EXPLORE_RMW_XCHG, EXPLORE_RMW_ADD, EXPLORE_RMW_SUB, EXPLORE_R
 /* The atomic operations themselves, under the C11 model (history.c): each
  * returns what the operation reads, which for a load may be an older store
  * than the newest. Values travel as uintptr_t, size bytes of them. */
-void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value);
+void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const char *file, int line);
 uintptr_t explore_atomic_load(const volatile void *obj, size_t size, int order, const char *objtext);
 void explore_atomic_store(volatile void *obj, size_t size, uintptr_t value, int order, const char *objtext);
 uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw op, uintptr_t arg, int order,

@@ -217,7 +217,8 @@ static int new_event(int slot, const char *what, const char *field, int order, b
     model_event *e = &g_events[i];
     *e = (model_event){.slot = slot, .file = explore_site_file, .line = explore_site_line, .is_store = is_store,
                        .is_load = is_load, .reads_from = -1};
-    snprintf(e->text, sizeof e->text, "%s %s [%s]", what, field, order_text(order));
+    char name[64];
+    snprintf(e->text, sizeof e->text, "%s %s [%s]", what, explore_field(field, name, sizeof name), order_text(order));
     g_extra[i] = (event_extra){.order = order, .epoch = model_now(slot), .newest = -1};
     return g_pending = i;
 }
@@ -271,8 +272,9 @@ static store *append(location *l, int slot, uintptr_t value, int order, bool rmw
 
 /* ---- the operations hook.h calls ---------------------------------------------- */
 
-void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value)
+void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const char *file, int line)
 {
+    model_init_as_write(obj, size, file, line);
     /* A new object at this address: its history starts here (7.17.2.2:
      * atomic_init is a plain, non-atomic initialization). */
     location *l = fresh(obj, size);
@@ -289,6 +291,7 @@ uintptr_t explore_atomic_load(const volatile void *obj, size_t size, int order, 
     int slot = model_slot();
     location *l = location_of(obj, size);
     int ev = new_event(slot, "load", field, order, false, true);
+    model_atomic_access(obj, size, false);
     /* The oldest store this thread may still read (the coherence rules above). */
     int oldest = l->n - 1;
     while (oldest > 0 && !seen_by(&l->stores[oldest], slot))
@@ -326,6 +329,7 @@ void explore_atomic_store(volatile void *obj, size_t size, uintptr_t value, int 
     int slot = model_slot();
     location *l = location_of(obj, size);
     new_event(slot, "store", field, order, true, false);
+    model_atomic_access(obj, size, true);
     append(l, slot, value, order, false);
     model_tick(slot);
 }
@@ -353,6 +357,7 @@ uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw o
     int slot = model_slot();
     location *l = location_of(obj, size);
     int ev = new_event(slot, names[op], field, order, true, true);
+    model_atomic_access(obj, size, true);
     uintptr_t old = rmw_read(l, slot, order, ev)->value, v = arg;
     switch (op) {
     case EXPLORE_RMW_XCHG: v = arg; break;
@@ -377,6 +382,7 @@ bool explore_atomic_cas(volatile void *obj, size_t size, void *expected, uintptr
     bool ok = found == want;
     int ev = new_event(slot, ok ? "compare_exchange" : "compare_exchange (failed)", field, ok ? success : failure,
                        ok, true);
+    model_atomic_access(obj, size, ok);
     rmw_read(l, slot, ok ? success : failure, ev);
     if (ok)
         append(l, slot, desired, success, true);

@@ -47,7 +47,7 @@
     __extension__({                                                                                             \
         __auto_type explore_o_ = (obj);                                                                         \
         EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (value);                                                    \
-        explore_atomic_init(explore_o_, sizeof *explore_o_, (uintptr_t)explore_d_);                             \
+        explore_atomic_init(explore_o_, sizeof *explore_o_, (uintptr_t)explore_d_, __FILE__, __LINE__);         \
         (void)0;                                                                                                \
     })
 

@@ -93,6 +93,10 @@ const model_event *model_events(void);
 /* ---- race.c: plain accesses ---------------------------------------------- */
 
 void model_race_reset(void);
+/* An atomic operation of the calling thread on [p, p + size) (history.c). */
+void model_atomic_access(const volatile void *p, size_t size, bool wrote);
+/* atomic_init's plain write (history.c). */
+void model_init_as_write(const volatile void *p, size_t size, const char *file, int line);
 /* A plain write of [p, p + size) by the calling thread that frees it. */
 void model_free_as_write(const volatile void *p, size_t size, const char *file, int line);
 /* While the scheduler runs a scenario's predicate: not the program's accesses. */

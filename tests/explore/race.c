@@ -35,9 +35,12 @@
 /* ---- the shadow of each byte ------------------------------------------------ */
 
 typedef struct access {
-    uint32_t epoch; /* 0: none */
-    const void *pc; /* where (the return address into the instrumented code) */
-    int trace_line; /* how long the trace was then */
+    uint32_t epoch;   /* 0: none */
+    const void *pc;   /* a plain access: the return address into the instrumented code */
+    const char *file; /* an atomic one: its site (hook.h) */
+    int line;
+    int trace_line;   /* how long the trace was then */
+    bool wrote;       /* an atomic access that stored */
 } access;
 
 typedef struct shadow {
@@ -46,6 +49,11 @@ typedef struct shadow {
     int8_t writer;
     access write;
     access read[MODEL_SLOTS];
+    /* Atomic accesses race with plain ones too (p25 asks only that one of
+     * the two is not atomic): with a free above all, when the freeing
+     * thread has not synchronized with another thread's last operation on
+     * the object (a refcount decrement, abandon(), a node's exchange). */
+    access atomic[MODEL_SLOTS];
 } shadow;
 
 #define SHADOW_BITS 16
@@ -88,12 +96,19 @@ static shadow *shadow_of(uintptr_t addr)
 
 /* ---- sites ------------------------------------------------------------------- */
 
+static const char g_atomic_marker;
+#define ATOMIC_PC ((const void *)&g_atomic_marker)
+
 /* "task.c:70 (p->m_holder = result;)": addr2line on the return address,
  * then the source line itself. Only when a race is reported. */
 static void describe_site(const void *pc, char *buf, size_t size)
 {
     if (!pc) {
         snprintf(buf, size, "(a free)");
+        return;
+    }
+    if (pc == ATOMIC_PC) {
+        snprintf(buf, size, "an atomic operation");
         return;
     }
     Dl_info info;
@@ -173,7 +188,13 @@ static void keep(model_access *a, int slot, bool write, const access *x)
     a->slot = slot;
     a->write = write;
     a->trace_line = x->trace_line;
-    describe_site(x->pc, a->site, sizeof a->site);
+    if (x->file) {
+        const char *slash = strrchr(x->file, '/');
+        snprintf(a->site, sizeof a->site, "%s:%d (%s)", slash ? slash + 1 : x->file, x->line,
+                 x->pc == ATOMIC_PC ? "an atomic operation" : "atomic_init, a plain write");
+    } else {
+        describe_site(x->pc, a->site, sizeof a->site);
+    }
 }
 
 bool model_race_pair(model_access *first, model_access *second)
@@ -207,13 +228,16 @@ static _Noreturn void race(uintptr_t addr, int u, bool u_writes, const access *e
 
 /* ---- the check ------------------------------------------------------------------ */
 
-static void check_byte(uintptr_t addr, bool write, const void *pc, const char *free_site)
+static void check_byte(uintptr_t addr, bool write, const void *pc, const char *free_site, const char *file, int line)
 {
     int t = model_slot();
     shadow *s = shadow_of(addr);
-    access now = {model_now(t), pc, explore_trace_length()};
+    access now = {.epoch = model_now(t), .pc = pc, .file = file, .line = line, .trace_line = explore_trace_length()};
     if (s->writer >= 0 && !model_hb(s->writer, s->write.epoch, t))
         race(addr, s->writer, true, &s->write, t, write, &now, free_site);
+    for (int u = 0; u < MODEL_SLOTS; ++u)
+        if (s->atomic[u].epoch && (write || s->atomic[u].wrote) && !model_hb(u, s->atomic[u].epoch, t))
+            race(addr, u, s->atomic[u].wrote, &s->atomic[u], t, write, &now, free_site);
     if (write) {
         for (int u = 0; u < MODEL_SLOTS; ++u)
             if (s->read[u].epoch && !model_hb(u, s->read[u].epoch, t))
@@ -221,10 +245,48 @@ static void check_byte(uintptr_t addr, bool write, const void *pc, const char *f
         /* Every earlier access happens before this write: later accesses
          * need only be checked against it (FastTrack). */
         memset(s->read, 0, sizeof s->read);
+        memset(s->atomic, 0, sizeof s->atomic);
         s->writer = (int8_t)t;
         s->write = now;
     } else {
         s->read[t] = now;
+    }
+}
+
+/* atomic_init: "not an atomic operation" (7.17.2.2): a plain write, which
+ * another thread's atomic operation must not race with. The sequencer's
+ * m_latest exchange is acq_rel for this: the node it hands over was
+ * initialized by the queue call that put it there. */
+void model_init_as_write(const volatile void *p, size_t size, const char *file, int line)
+{
+    if (t_quiet || !explore_running())
+        return;
+    for (size_t i = 0; i < size; ++i)
+        check_byte((uintptr_t)p + i, true, NULL, NULL, file, line);
+}
+
+/* An atomic operation on [p, p + size): checked against the plain accesses
+ * only (two atomic operations never race), and remembered for them. */
+void model_atomic_access(const volatile void *p, size_t size, bool wrote)
+{
+    if (t_quiet || !explore_running())
+        return;
+    int t = model_slot();
+    access now = {.epoch = model_now(t), .pc = ATOMIC_PC, .file = explore_site_file, .line = explore_site_line,
+                  .trace_line = explore_trace_length(), .wrote = wrote};
+    for (size_t i = 0; i < size; ++i) {
+        uintptr_t addr = (uintptr_t)p + i;
+        shadow *s = shadow_of(addr);
+        if (s->writer >= 0 && !model_hb(s->writer, s->write.epoch, t))
+            race(addr, s->writer, true, &s->write, t, wrote, &now, NULL);
+        if (wrote)
+            for (int u = 0; u < MODEL_SLOTS; ++u)
+                if (s->read[u].epoch && !model_hb(u, s->read[u].epoch, t))
+                    race(addr, u, false, &s->read[u], t, true, &now, NULL);
+        if (!s->atomic[t].wrote || wrote)
+            s->atomic[t] = now;
+        else
+            s->atomic[t].epoch = now.epoch; /* keep "it stored", at the later epoch */
     }
 }
 
@@ -240,7 +302,7 @@ static void plain_access(const volatile void *p, size_t size, bool write, const 
         explore_check_access(p, size, what);
     }
     for (size_t i = 0; i < size; ++i)
-        check_byte((uintptr_t)p + i, write, pc, NULL);
+        check_byte((uintptr_t)p + i, write, pc, NULL, NULL, 0);
 }
 
 void model_free_as_write(const volatile void *p, size_t size, const char *file, int line)
@@ -255,7 +317,7 @@ void model_free_as_write(const volatile void *p, size_t size, const char *file, 
         snprintf(at, sizeof at, "lockstep_free");
     }
     for (size_t i = 0; i < size; ++i)
-        check_byte((uintptr_t)p + i, true, NULL, at);
+        check_byte((uintptr_t)p + i, true, NULL, at, NULL, 0);
 }
 
 /* ---- ThreadSanitizer's entry points --------------------------------------------- */
