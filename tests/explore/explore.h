@@ -118,6 +118,11 @@ uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw o
 bool explore_atomic_cas(volatile void *obj, size_t size, void *expected, uintptr_t desired, int success,
                         int failure, const char *objtext);
 _Noreturn void explore_fence(const char *ordertext, const char *file, int line);
+/* --weaken FILE:LINE=ORDER (history.c): false if spec is not of that form. */
+bool explore_weaken(const char *spec);
+/* The order given by --weaken for the operation at file:line, or NULL. */
+const char *explore_weakened_order(const char *file, int line);
+void explore_weaken_args(char *buf, size_t size); /* " --weaken ..." for the replay line */
 
 /* The scheduling point before an atomic operation on obj: waits for this
  * thread's turn, then checks that obj is not in a freed block. */

@@ -39,6 +39,7 @@
 #include "model.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HISTORY 8        /* stores kept per location, as loom's MAX_ATOMIC_HISTORY */
@@ -113,6 +114,83 @@ static const char *order_text(int order)
 {
     static const char *const names[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
     return order >= 0 && order <= 5 ? names[order] : "?";
+}
+
+/* ---- --weaken FILE:LINE=ORDER ----------------------------------------------------
+ *
+ * Runs the step as if the operation at FILE:LINE had a weaker order, with
+ * no rebuild: what a walkthrough shows, and what a student tries before
+ * editing a copy. Both orders of a compare-exchange are weakened to at most
+ * the given one. */
+
+typedef struct weakening {
+    char file[64];
+    int line;
+    int order;
+} weakening;
+static weakening g_weaken[8];
+static int g_nweaken;
+
+bool explore_weaken(const char *spec)
+{
+    static const char *const names[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
+    const char *colon = strchr(spec, ':'), *eq = strchr(spec, '=');
+    if (!colon || !eq || eq < colon || g_nweaken == 8 || (size_t)(colon - spec) >= sizeof g_weaken[0].file)
+        return false;
+    weakening *w = &g_weaken[g_nweaken];
+    snprintf(w->file, sizeof w->file, "%.*s", (int)(colon - spec), spec);
+    w->line = atoi(colon + 1);
+    w->order = -1;
+    for (int i = 0; i < 6; ++i)
+        if (strcmp(eq + 1, names[i]) == 0)
+            w->order = i;
+    if (w->line <= 0 || w->order < 0)
+        return false;
+    ++g_nweaken;
+    return true;
+}
+
+static int strength(int order)
+{
+    /* relaxed < acquire, release < acq_rel < seq_cst; consume as acquire */
+    return order == MO_RELAXED ? 0 : order == MO_ACQ_REL ? 2 : order == MO_SEQ_CST ? 3 : 1;
+}
+
+static const char *base_name(const char *file)
+{
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    return slash ? slash + 1 : file ? file : "";
+}
+
+/* The order the operation at the current site runs with. */
+static int effective(int order)
+{
+    for (int i = 0; i < g_nweaken; ++i)
+        if (g_weaken[i].line == explore_site_line && strcmp(g_weaken[i].file, base_name(explore_site_file)) == 0) {
+            int w = g_weaken[i].order;
+            if (strength(w) < strength(order))
+                return w;
+        }
+    return order;
+}
+
+void explore_weaken_args(char *buf, size_t size)
+{
+    static const char *const names[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < g_nweaken && len < size; ++i)
+        len += (size_t)snprintf(buf + len, size - len, " --weaken %s:%d=%s", g_weaken[i].file, g_weaken[i].line,
+                                names[g_weaken[i].order]);
+}
+
+const char *explore_weakened_order(const char *file, int line)
+{
+    static const char *const names[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
+    for (int i = 0; i < g_nweaken; ++i)
+        if (g_weaken[i].line == line && strcmp(g_weaken[i].file, base_name(file)) == 0)
+            return names[g_weaken[i].order];
+    return NULL;
 }
 
 /* ---- memory ---------------------------------------------------------------- */
@@ -288,6 +366,7 @@ void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const
 
 uintptr_t explore_atomic_load(const volatile void *obj, size_t size, int order, const char *field)
 {
+    order = effective(order);
     int slot = model_slot();
     location *l = location_of(obj, size);
     int ev = new_event(slot, "load", field, order, false, true);
@@ -326,6 +405,7 @@ uintptr_t explore_atomic_load(const volatile void *obj, size_t size, int order, 
 
 void explore_atomic_store(volatile void *obj, size_t size, uintptr_t value, int order, const char *field)
 {
+    order = effective(order);
     int slot = model_slot();
     location *l = location_of(obj, size);
     new_event(slot, "store", field, order, true, false);
@@ -354,6 +434,7 @@ uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw o
                              const char *field)
 {
     static const char *const names[] = {"exchange", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor"};
+    order = effective(order);
     int slot = model_slot();
     location *l = location_of(obj, size);
     int ev = new_event(slot, names[op], field, order, true, true);
@@ -375,6 +456,8 @@ uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw o
 bool explore_atomic_cas(volatile void *obj, size_t size, void *expected, uintptr_t desired, int success,
                         int failure, const char *field)
 {
+    success = effective(success);
+    failure = effective(failure);
     int slot = model_slot();
     location *l = location_of(obj, size);
     uintptr_t want = read_mem(expected, size);

@@ -6,6 +6,7 @@
  *     explore_task_step03 completion_vs_await -p 3     at most 3 preemptions (also LOCKSTEP_EXPLORE_PREEMPTIONS)
  *     explore_task_step03 completion_vs_await --replay 1.0.1
  *     explore_task_step03 completion_vs_await --graph g.dot  a failure also writes its execution graph
+ *     explore_task_step03 completion_vs_await --weaken task.c:102=release   as if that order were weaker
  *     explore_task_step03 --list
  *
  * Exit status: 0 every schedule passed, 1 one failed (its trace is
@@ -19,7 +20,8 @@
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot]\n       %s --list\n", program,
+    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot]\n"
+                    "       [--weaken FILE:LINE=ORDER]...\n       %s --list\n", program,
             program);
     return 2;
 }
@@ -42,6 +44,11 @@ int main(int argc, char **argv)
         } else if ((strcmp(argv[i], "--preemptions") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
             bound = atoi(argv[++i]);
             bound_is_hard = true;
+        } else if (strcmp(argv[i], "--weaken") == 0 && i + 1 < argc) {
+            if (!explore_weaken(argv[++i])) {
+                fprintf(stderr, "%s: --weaken takes FILE:LINE=ORDER, e.g. task.c:102=release\n", program);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
             explore_set_graph_path(argv[++i]);
         } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {

@@ -558,9 +558,11 @@ void explore_failure_footer(void)
 {
     char id[4 * MAX_DECISIONS];
     explore_schedule_id(id, sizeof id);
-    printf("explore: step %02d %s %s, schedule %s; replay it with:\n    %s %s --replay %s\n", explore_step,
+    char weaken[512];
+    explore_weaken_args(weaken, sizeof weaken);
+    printf("explore: step %02d %s %s, schedule %s; replay it with:\n    %s %s%s --replay %s\n", explore_step,
            explore_component, g_scenario ? g_scenario->name : "?", id, g_program ? g_program : "explore",
-           g_scenario ? g_scenario->name : "?", id);
+           g_scenario ? g_scenario->name : "?", weaken, id);
 }
 
 /* Rounds with a bound this high and still no end are not small any more. */

@@ -164,6 +164,12 @@ void explore_log_op(enum explore_op op, const char *opname, const char *objtext,
     const char *at = base(explore_site_file);
     int line = explore_site_line, t = explore_self();
     const char *order = order_name(ordertext);
+    char weakened[64];
+    const char *w = explore_weakened_order(explore_site_file, explore_site_line);
+    if (w && strcmp(w, order) != 0) {
+        snprintf(weakened, sizeof weakened, "%s, weakened from %s", w, order);
+        order = weakened;
+    }
     const char *note = model_annotation(); /* a stale read, or the release it synchronized with */
     switch (op) {
     case EXPLORE_LOAD:
