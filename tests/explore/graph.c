@@ -84,7 +84,7 @@ void model_write_graph(const char *path)
             char site[200];
             escape(pair[k]->site, site, sizeof site);
             g->slot = pair[k]->slot;
-            g->at = pair[k]->trace_line + 0.5;
+            g->at = pair[k]->trace_line + (strstr(pair[k]->site, "(an atomic operation)") ? 1.0 : 0.5);
             snprintf(g->id, sizeof g->id, "a%d", k);
             snprintf(g->label, sizeof g->label, "%s (plain)\\n%s", pair[k]->write ? "write" : "read", site);
             g->style = ", color=orangered, fontcolor=orangered";

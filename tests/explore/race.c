@@ -206,10 +206,23 @@ bool model_race_pair(model_access *first, model_access *second)
     return g_have_pair;
 }
 
+/* Where in the trace an access happened: an atomic operation is a line of
+ * its own; a plain access lies between two lines. */
+static const char *when(const access *x, char *buf, size_t size)
+{
+    if (x->pc == ATOMIC_PC)
+        snprintf(buf, size, "trace line %d", x->trace_line + 1);
+    else if (x->trace_line == 0)
+        snprintf(buf, size, "before trace line 1");
+    else
+        snprintf(buf, size, "after trace line %d", x->trace_line);
+    return buf;
+}
+
 static _Noreturn void race(uintptr_t addr, int u, bool u_writes, const access *earlier, int t, bool t_writes,
                            const access *now, const char *free_site)
 {
-    char what[96], a[48], b[48], why[600];
+    char what[96], a[48], b[48], why[600], w1[48], w2[48];
     describe_memory(addr, what, sizeof what);
     keep(&g_first, u, u_writes, earlier);
     keep(&g_second, t, t_writes, now);
@@ -217,13 +230,15 @@ static _Noreturn void race(uintptr_t addr, int u, bool u_writes, const access *e
     model_explain_missing_edge(u, earlier->epoch, t, why, sizeof why);
     thread_label(u, a, sizeof a);
     thread_label(t, b, sizeof b);
+    when(earlier, w1, sizeof w1);
+    when(now, w2, sizeof w2);
     if (free_site)
-        explore_fail("data race", "%s frees %s at %s while %s %s it at %s (after trace line %d), and nothing orders "
-                     "that access before the free. %s", b, what, free_site, a, u_writes ? "wrote" : "read",
-                     g_first.site, earlier->trace_line, why);
-    explore_fail("data race", "on %s: %s %s it at %s (after trace line %d), %s %s it at %s (after trace line %d), and "
-                 "nothing orders the two. %s", what, a, u_writes ? "wrote" : "read", g_first.site, earlier->trace_line,
-                 b, t_writes ? "writes" : "reads", g_second.site, now->trace_line, why);
+        explore_fail("data race", "%s frees %s at %s (%s) while %s %s it at %s (%s), and nothing orders that access "
+                     "before the free. %s", b, what, free_site, w2, a, u_writes ? "wrote" : "read", g_first.site, w1,
+                     why);
+    explore_fail("data race", "on %s: %s %s it at %s (%s), %s %s it at %s (%s), and nothing orders the two. %s", what,
+                 a, u_writes ? "wrote" : "read", g_first.site, w1, b, t_writes ? "writes" : "reads", g_second.site, w2,
+                 why);
 }
 
 /* ---- the check ------------------------------------------------------------------ */
