@@ -9,10 +9,10 @@
  * On every schedule, nothing continues before what it waits for: the body
  * continues past its co_await only once the trigger has been fired, and the
  * driver continues past `co_await task` (or simple_task_wait returns) only
- * once the body has returned its value. Otherwise: `continued before
- * completion`. The body and the driver are task_bodies.h's, with these checks
- * at the points where they continue (the same atomic operations, so the same
- * traces).
+ * once the body has returned its value (otherwise: `continued before fire`,
+ * `continued before completion`). The body and the driver are
+ * task_bodies.h's, with these checks at the points where they continue (the
+ * same atomic operations, so the same traces).
  */
 #include "explore.h"
 
@@ -69,7 +69,7 @@ static lockstep_coro *checked_body_resume(lockstep_coro *self)
     if (self->resume_point != 1)
         return triggered_task_body(self);
     if (!g_fired)
-        explore_fail("continued before completion", "the task body continued past its co_await on the trigger, "
+        explore_fail("continued before fire", "the task body continued past its co_await on the trigger, "
                      "which nobody had fired");
     triggered_task_frame *f = (triggered_task_frame *)self;
     simple_promise_return_value(&f->promise, f->result);
