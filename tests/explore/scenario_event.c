@@ -89,9 +89,10 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
         f->late = false;
         if (!awaitable_event_await_ready(f->ev, &f->aw)) {
             f->suspended = true; /* written before self is published */
+            int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
-                if (g_suspended_at[f->id] < 0) /* no scheduling point since the push: self is still ours */
-                    g_suspended_at[f->id] = g_clock++;
+                if (g_suspended_at[id] < 0) /* no scheduling point since the push: nobody ran in between */
+                    g_suspended_at[id] = g_clock++;
                 return NULL;
             }
             f->suspended = false; /* set meanwhile */
