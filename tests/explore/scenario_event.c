@@ -6,6 +6,13 @@
  * ends (a fire-and-forget coroutine), so that its awaiter, and the list node
  * in it (step 05), is gone as soon as set() resumes it: set() must not touch
  * it after that. What each waiter did is counted outside its frame.
+ *
+ * On every schedule of every scenario, each waiter checks, at the moment it
+ * continues past its co_await, that it had a reason to: set() was called
+ * before (the setter raises a flag just before it calls set(), and nothing
+ * else signals the event, so an await may only see "signaled" once that flag
+ * is up), and a waiter that suspended is resumed by set() itself, on the
+ * thread inside set(). Otherwise: `continued before set`.
  */
 #include "explore.h"
 
@@ -29,6 +36,7 @@ typedef struct waiter_frame {
     awaitable_event_awaiter aw;
     int id;
     bool suspended;      /* this await suspended, so set() resumed it */
+    bool late;           /* await_suspend returned false: it did not suspend after all */
     bool reawait;        /* once resumed by set(), await the event again */
     bool destroys_event; /* once resumed by set(), destroy and free the event */
 } waiter_frame;
@@ -40,6 +48,36 @@ static int g_order[2 * MAX_WAITERS], g_norder; /* who set() resumed, in order */
 static bool g_started[MAX_WAITERS];
 static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B"};
 
+/* What set() has done, for the waiters' checks (plain: one thread runs at a
+ * time). g_set_called goes up just before a thread calls set(), and stays
+ * up; g_set_thread is the thread inside set() (explore_self(): -1 for the
+ * main thread), or NO_SETTER outside it. */
+enum { NO_SETTER = -2 };
+static bool g_set_called;
+static int g_set_thread = NO_SETTER;
+
+/* For FIFO across threads: a clock that ticks at each waiter's start and at
+ * each successful suspension. A waiter whose await_suspend had returned true
+ * before another waiter even started arrived first, whatever the threads. */
+static int g_clock;
+static int g_began_at[MAX_WAITERS];     /* its (first) await began */
+static int g_suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
+
+/* The waiter, continuing past its co_await: was it allowed to? */
+static void check_continuation(const waiter_frame *f)
+{
+    const char *n = g_names[f->id];
+    if (f->suspended && g_set_thread != explore_self())
+        explore_fail("continued before set", "%s, suspended on the event, was resumed past its co_await on "
+                     "T%d, which is not inside set(): only set() may resume a waiter", n, explore_self());
+    if (!g_set_called)
+        explore_fail("continued before set", "%s continued past its co_await (%s) before set() was called: "
+                     "nothing had signaled the event", n,
+                     f->suspended ? "resumed after it suspended"
+                     : f->late    ? "await_suspend returned false: it did not suspend"
+                                  : "await_ready said signaled");
+}
+
 static lockstep_coro *waiter_resume(lockstep_coro *self)
 {
     waiter_frame *f = (waiter_frame *)self;
@@ -48,14 +86,21 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
     again:
         self->resume_point = 1;
         f->suspended = false;
+        f->late = false;
         if (!awaitable_event_await_ready(f->ev, &f->aw)) {
             f->suspended = true; /* written before self is published */
-            if (awaitable_event_await_suspend(f->ev, &f->aw, self))
+            int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
+            if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
+                if (g_suspended_at[id] < 0) /* no scheduling point since the push: nobody ran in between */
+                    g_suspended_at[id] = g_clock++;
                 return NULL;
+            }
             f->suspended = false; /* set meanwhile */
+            f->late = true;
         }
         /* fall through */
     case 1:
+        check_continuation(f);
         if (f->suspended)
             explore_note("%s continues: set() resumed it", g_names[f->id]);
         ++g_awaits[f->id];
@@ -121,9 +166,14 @@ static void make_event(void)
     explore_name(g_ev, "event");
     g_ev_gone = false;
     g_norder = 0;
+    g_set_called = false;
+    g_set_thread = NO_SETTER;
+    g_clock = 0;
     for (int i = 0; i < MAX_WAITERS; ++i) {
         g_awaits[i] = 0;
         g_started[i] = false;
+        g_began_at[i] = -1;
+        g_suspended_at[i] = -1;
         waiter_frame *f = (waiter_frame *)lockstep_coro_new(sizeof *f, waiter_resume, waiter_destroy);
         if (!f)
             explore_fail("setup", "could not make a waiter");
@@ -138,16 +188,28 @@ static void start_waiter(int i)
 {
     explore_note("%s: co_await event", g_names[i]);
     g_started[i] = true;
+    g_began_at[i] = g_clock++;
     lockstep_coro_resume(&g_waiters[i]->coro);
 }
 
 static void start_a(void) { start_waiter(0); }
+static void start_b(void) { start_waiter(1); }
 static void start_a_then_b(void) { start_waiter(0); start_waiter(1); }
+
+/* set(), with the flags the waiters check: up before the call, so that a
+ * waiter that sees the event signaled finds it up. */
+static void call_set(void)
+{
+    g_set_called = true;
+    g_set_thread = explore_self();
+    awaitable_event_set(g_ev);
+    g_set_thread = NO_SETTER;
+}
 
 static void set(void)
 {
     explore_note("set the event");
-    awaitable_event_set(g_ev);
+    call_set();
 }
 
 static void reset(void)
@@ -157,8 +219,9 @@ static void reset(void)
 }
 
 /* Every started waiter finished its awaits exactly once each; the ones set()
- * resumed came in arrival order; then the event is torn down. */
-static void check_waiters(int expected_awaits)
+ * resumed came in arrival order (fifo_by_id: the waiters were started in id
+ * order on one thread, so A arrived first); then the event is torn down. */
+static void check_waiters(int expected_awaits, bool fifo_by_id)
 {
     for (int i = 0; i < MAX_WAITERS; ++i) {
         if (!g_started[i]) {
@@ -173,17 +236,28 @@ static void check_waiters(int expected_awaits)
                          expected_awaits);
     }
     for (int k = 1; k < g_norder; ++k)
-        if (g_order[k - 1] > g_order[k])
+        if (fifo_by_id && g_order[k - 1] > g_order[k])
             explore_fail("FIFO order", "set() resumed %s before %s, which arrived first", g_names[g_order[k - 1]],
                          g_names[g_order[k]]);
+    /* Across threads: a waiter that had suspended before the other one even
+     * began its await arrived first, so set() must resume it first. */
+    for (int k = 1; k < g_norder; ++k) {
+        int before = g_order[k - 1], after = g_order[k];
+        if (g_suspended_at[after] >= 0 && g_began_at[before] >= 0 && g_suspended_at[after] < g_began_at[before])
+            explore_fail("FIFO order", "set() resumed %s before %s, though %s had suspended before %s's await began",
+                         g_names[before], g_names[after], g_names[after], g_names[before]);
+    }
     if (!g_ev_gone) {
         awaitable_event_destroy(g_ev);
         lockstep_free(g_ev);
     }
 }
 
-static void check_one_await(void) { check_waiters(1); }
-static void check_two_awaits(void) { check_waiters(2); }
+static void check_one_await(void) { check_waiters(1, true); }
+static void check_two_awaits(void) { check_waiters(2, true); }
+/* Waiters on two threads: which arrived first is known only when one had
+ * suspended before the other began (check_waiters' clock). */
+static void check_awaits_on_threads(void) { check_waiters(1, false); }
 
 /* With a reset in the race, the waiter may rightly stay suspended: the event
  * ended unsignaled. Then the check sets it to let the waiter go. */
@@ -193,9 +267,9 @@ static void check_after_reset(void)
         awaitable_event_awaiter probe; /* asks the event through its API: every step's has await_ready */
         if (awaitable_event_await_ready(g_ev, &probe))
             explore_fail("lost wake-up", "waiter A is still suspended, though the event ended signaled");
-        awaitable_event_set(g_ev);
+        call_set();
     }
-    check_waiters(1);
+    check_waiters(1, true);
 }
 
 static void reawait_setup(void)
@@ -220,6 +294,11 @@ const explore_scenario explore_scenarios[] = {
      .about = "T0 sets the event while T1 starts waiter A, then waiter B: each resumed once, in FIFO order",
      .nthreads = 2, .thread_names = {"setter", "waiters"}, .threads = {set, start_a_then_b},
      .setup = make_event, .check = check_one_await},
+    {.name = "set_vs_awaits_on_two_threads", .min_step = 4,
+     .about = "T0 sets the event while T1's waiter A and T2's waiter B await it: neither continues before set()",
+     .nthreads = 3, .thread_names = {"setter", "waiter A", "waiter B"}, .threads = {set, start_a, start_b},
+     .setup = make_event, .check = check_awaits_on_threads,
+     .preemptions = LOCKSTEP_STEP < 7 ? 3 : 0}, /* 04-06: every interleaving is 1956 schedules, 4 s; 07: 830 */
     {.name = "set_vs_reset_vs_await", .min_step = 4,
      .about = "T0 sets, T1 resets, T2's waiter awaits: a waiter left suspended means the event ended unsignaled",
      .nthreads = 3, .thread_names = {"setter", "resetter", "waiters"}, .threads = {set, reset, start_a},

@@ -14,6 +14,15 @@
  * named before the call (explore_name_next_alloc), so the trace says
  * `node B`, `task B`, `body B`, and a wrapper resumed after its free is
  * reported. What each op did is counted outside the frames.
+ *
+ * Nothing continues before what it waits for, on every schedule: a maker
+ * runs only once the body before it has left and been freed (`sequencer
+ * order`, below), body G continues past its co_await only once the gate was
+ * fired, and a coroutine awaiting a task the sequencer handed out continues
+ * only once that op's body has returned its value (`continued before
+ * completion`, await_queued_task). The bodies are sequencer_bodies.h's, with
+ * a flag where each returns its value (the same atomic operations, so the
+ * same traces).
  */
 #include "explore.h"
 
@@ -87,11 +96,55 @@ static int g_made_on[MAX_OPS];  /* the thread its maker ran on */
 static const void *g_bodies[MAX_OPS]; /* its body's frame */
 static bool g_released[MAX_OPS]; /* its task was released at once (fire and forget) */
 static int g_pending_at_destroy; /* of A and B, how many had not run when the sequencer was destroyed */
+static bool g_gate_fired;        /* the completer is firing the gate (up just before the call) */
+static bool g_returned[MAX_OPS]; /* its body has run simple_promise_return_value */
 
 /* Over all the schedules of a scenario: how the tasks behind G were started. */
 static long g_by_queue_call;  /* by their own queue call (continue_with took out completed()) */
 static long g_by_completion;  /* by the task before them completing on another thread */
 static long g_destroys[3];    /* by g_pending_at_destroy */
+
+/* seq_body_resume, with the checks where the body continues and the flag
+ * where it returns its value. */
+static lockstep_coro *checked_seq_body_resume(lockstep_coro *self)
+{
+    seq_body_frame *f = (seq_body_frame *)self;
+    seq_op *op = f->op;
+    switch (self->resume_point) {
+    case 0:
+        seq_body_enter(op);
+        self->resume_point = 1;
+        if (op->trig && !lockstep_trigger_await_ready(op->trig) && lockstep_trigger_await_suspend(op->trig, self))
+            return NULL;
+        /* fall through */
+    case 1:
+        if (op->trig && !g_gate_fired)
+            explore_fail("continued before fire", "body %s continued past its co_await on the gate, which nobody "
+                         "had fired", g_op_names[op->id]);
+        seq_body_leave(op);
+        simple_promise_return_value(&f->promise, op->result);
+        g_returned[op->id] = true;
+        return simple_promise_final_suspend(&f->promise);
+    }
+    return NULL; /* not reached: a finished task is never resumed */
+}
+
+/* seq_op_maker, creating checked_seq_body_resume's body (these scenarios
+ * use no executor hop and no failing maker). */
+static int checked_seq_op_maker(void *ctx, simple_task *task)
+{
+    seq_op *op = ctx;
+    ++op->made;
+    op->maker_thread = pthread_self();
+    op->left_before_made = op->log->last_left;
+    simple_promise *p;
+    int err = simple_promise_create(&p, sizeof(seq_body_frame), checked_seq_body_resume);
+    if (err)
+        return err;
+    ((seq_body_frame *)p)->op = op;
+    simple_task_start(task, p);
+    return 0;
+}
 
 /* The maker: sequencer_bodies.h's, with the body named and a line in the trace. */
 static int make_body(void *ctx, simple_task *task)
@@ -105,7 +158,7 @@ static int make_body(void *ctx, simple_task *task)
                      "that task completed before it released its body", g_op_names[op->id],
                      g_op_names[g_order[g_log.n - 1]]);
     explore_name_next_alloc(g_body_names[op->id], true);
-    int err = seq_op_maker(ctx, task);
+    int err = checked_seq_op_maker(ctx, task);
     explore_name_next_alloc(NULL, false);
     g_bodies[op->id] = task->m_promise;
     return err;
@@ -131,6 +184,68 @@ static void queue_op(int id, uint64_t fail_nth)
         explore_note("queue %s returned %s", g_op_names[id], g_errs[id] == ENOMEM ? "ENOMEM" : "an error");
 }
 
+/* ---- a coroutine awaiting a task the sequencer handed out ----------------------
+ *
+ *     awaiter(task) { result = co_await task; release(task); }
+ *
+ * It checks, where it continues past its co_await, whichever path the await
+ * took, that the op's body has returned its value. */
+enum await_path { PATH_NONE, PATH_READY, PATH_SUSPENDED, PATH_LATE };
+
+typedef struct awaiter_frame {
+    lockstep_coro coro;
+    int id;           /* the op whose task it awaits */
+    simple_task task; /* owned: released after the await, or by destroy */
+    task_result result;
+    enum await_path path;
+    int finished;     /* times the code after the await ran: must be 1 */
+} awaiter_frame;
+
+static awaiter_frame *g_awaiter;
+static int g_awaited = -1;    /* the op whose task the awaiter owns, or -1 */
+static long g_await_paths[4]; /* over all schedules, by enum await_path */
+
+static lockstep_coro *awaiter_resume(lockstep_coro *self)
+{
+    awaiter_frame *f = (awaiter_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (simple_task_await_ready(&f->task)) {
+            f->path = PATH_READY;
+        } else {
+            f->path = PATH_SUSPENDED; /* written before self is published */
+            if (simple_task_await_suspend(&f->task, self))
+                return NULL;
+            f->path = PATH_LATE;
+        }
+        /* fall through */
+    case 1:
+        if (f->path == PATH_SUSPENDED)
+            explore_note("the awaiter of task %s continues (resumed by its completion)", g_op_names[f->id]);
+        if (!g_returned[f->id])
+            explore_fail("continued before completion", "the awaiter of task %s continued past its co_await (%s) "
+                         "before body %s had returned its value", g_op_names[f->id],
+                         f->path == PATH_READY ? "await_ready said completed"
+                         : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
+                                                : "resumed after it suspended",
+                         g_op_names[f->id]);
+        f->result = simple_task_await_resume(&f->task);
+        simple_task_release(&f->task);
+        ++f->finished;
+        self->resume_point = LOCKSTEP_CORO_DONE;
+        return NULL;
+    default:
+        explore_fail("resumed twice", "the awaiter of task %s was resumed after it had finished", g_op_names[f->id]);
+    }
+}
+
+static void awaiter_destroy(lockstep_coro *self)
+{
+    simple_task_release(&((awaiter_frame *)self)->task); /* no-op if already released */
+    lockstep_coro_free(self);
+}
+
 /* Setup: G runs at once (an idle sequencer) and suspends on the gate. */
 static void make_sequencer(void)
 {
@@ -148,7 +263,11 @@ static void make_sequencer(void)
         g_released[i] = false;
         g_made_on[i] = -1;
         g_bodies[i] = NULL;
+        g_returned[i] = false;
     }
+    g_gate_fired = false;
+    g_awaiter = NULL;
+    g_awaited = -1;
     g_ops[GATE].trig = &g_gate;
     queue_op(GATE, 0);
     if (g_errs[GATE] || !g_gate.waiter)
@@ -160,10 +279,29 @@ static void make_sequencer(void)
 static void complete_gate(void)
 {
     explore_note("fire the gate: body G completes");
+    g_gate_fired = true;
     lockstep_trigger_fire(&g_gate);
 }
 
 static void queue_a_then_b(void) { queue_op(1, 0); queue_op(2, 0); }
+
+/* Queues A, then awaits task A with a coroutine that owns it from then on. */
+static void queue_a_then_await(void)
+{
+    queue_op(1, 0);
+    if (g_errs[1])
+        return;
+    g_awaiter = (awaiter_frame *)lockstep_coro_new(sizeof *g_awaiter, awaiter_resume, awaiter_destroy);
+    if (!g_awaiter)
+        explore_fail("setup", "could not make the awaiter");
+    explore_name_coro(g_awaiter, "awaiter of A");
+    g_awaiter->id = 1;
+    g_awaiter->task = g_tasks[1];
+    g_awaited = 1;
+    g_tasks[1] = (simple_task){0};
+    explore_note("the awaiter: co_await task A");
+    lockstep_coro_resume(&g_awaiter->coro);
+}
 static void queue_c(void) { queue_op(3, 0); }
 
 /* A: the node's allocation fails; B: the wrapper frame's; C: none. */
@@ -231,8 +369,8 @@ static void check_sequencer(void)
             ++g_by_queue_call;
         else if (i != GATE)
             ++g_by_completion;
-        if (g_released[i])
-            continue;
+        if (g_released[i] || i == g_awaited)
+            continue; /* released, or the awaiter's (check_awaiter) */
         if (!simple_task_await_ready(&g_tasks[i]))
             explore_fail("lost wake-up", "task %s has not completed, though every thread has finished", n);
         task_result r = simple_task_await_resume(&g_tasks[i]);
@@ -263,12 +401,32 @@ static void check_sequencer(void)
         task_sequencer_destroy(&g_seq);
 }
 
+/* The awaiter finished its await once, with A's value; then the sequencer's checks. */
+static void check_awaiter(void)
+{
+    awaiter_frame *f = g_awaiter;
+    if (f) {
+        const char *n = g_op_names[f->id];
+        if (f->finished == 0)
+            explore_fail("lost wake-up", "the awaiter of task %s is still suspended, and every thread has finished: "
+                         "nobody will ever resume it", n);
+        if (f->result.error || f->result.value != g_ops[f->id].result.value)
+            explore_fail("wrong value", "the awaiter of task %s got {%d, %ld}, expected its body's {0, %ld}", n,
+                         f->result.error, (long)f->result.value, (long)g_ops[f->id].result.value);
+        ++g_await_paths[f->path];
+        lockstep_coro_destroy(&f->coro);
+        g_awaiter = NULL;
+    }
+    check_sequencer();
+}
+
 /* ---- over all schedules: both ways of starting a task were reached ----------- */
 
 static void reset_counts(void)
 {
     g_by_queue_call = g_by_completion = 0;
     memset(g_destroys, 0, sizeof g_destroys);
+    memset(g_await_paths, 0, sizeof g_await_paths);
 }
 
 static void paths_summary(void)
@@ -293,6 +451,17 @@ static void destroy_summary(void)
     }
 }
 
+static void await_summary(void)
+{
+    paths_summary();
+    printf("explore: the awaiter's await took the ready path in %ld schedules, suspended in %ld, late in %ld\n",
+           g_await_paths[PATH_READY], g_await_paths[PATH_SUSPENDED], g_await_paths[PATH_LATE]);
+    if (!g_await_paths[PATH_READY] || !g_await_paths[PATH_SUSPENDED]) {
+        printf("explore: FAILED (coverage): the awaiter should both find task A completed and suspend on it\n");
+        exit(1);
+    }
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "queue_vs_queue_vs_completion", .min_step = 6,
@@ -311,5 +480,9 @@ const explore_scenario explore_scenarios[] = {
      .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_gate, queue_a_b_then_destroy},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = destroy_summary,
      .preemptions = 2},
+    {.name = "await_queued_task", .min_step = 6,
+     .about = "T0 completes the running task G while T1 queues A and awaits task A: it continues only after body A",
+     .nthreads = 2, .thread_names = {"completer", "queues A, awaits it"}, .threads = {complete_gate, queue_a_then_await},
+     .begin = reset_counts, .setup = make_sequencer, .check = check_awaiter, .summary = await_summary},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

@@ -5,6 +5,14 @@
  * at once, and firing the trigger runs it to co_return 42 (its completion).
  * The awaiter is task_bodies.h's driver: `result = co_await task;
  * release(task);`, which records which path its await took.
+ *
+ * On every schedule, nothing continues before what it waits for: the body
+ * continues past its co_await only once the trigger has been fired, and the
+ * driver continues past `co_await task` (or simple_task_wait returns) only
+ * once the body has returned its value (otherwise: `continued before fire`,
+ * `continued before completion`). The body and the driver are
+ * task_bodies.h's, with these checks at the points where they continue (the
+ * same atomic operations, so the same traces).
  */
 #include "explore.h"
 
@@ -48,14 +56,75 @@ static task_result g_waited;
 static bool g_owner_done;
 static long g_paths[4]; /* over all schedules, by enum await_path */
 
+/* What has happened, for the checks where something continues (plain: one
+ * thread runs at a time). */
+static bool g_fired;         /* the completer is firing the trigger (up just before the call) */
+static bool g_body_returned; /* the body has run simple_promise_return_value */
+
+/* triggered_task_body, continuing after its co_await on the trigger, with
+ * the checks: it resumed only because the trigger was fired, and from the
+ * return_value on, its awaiter may see the result. */
+static lockstep_coro *checked_body_resume(lockstep_coro *self)
+{
+    if (self->resume_point != 1)
+        return triggered_task_body(self);
+    if (!g_fired)
+        explore_fail("continued before fire", "the task body continued past its co_await on the trigger, "
+                     "which nobody had fired");
+    triggered_task_frame *f = (triggered_task_frame *)self;
+    simple_promise_return_value(&f->promise, f->result);
+    g_body_returned = true;
+    return simple_promise_final_suspend(&f->promise);
+}
+
 static void make_task(void)
 {
     lockstep_trigger_init(&g_trig);
     if (triggered_task(&g_task, &g_trig, task_value(42)) != 0)
         explore_fail("setup", "could not create the task");
+    g_task.m_promise->coro.resume = checked_body_resume; /* it waits on the trigger now */
     explore_name_coro(g_task.m_promise, "task");
     g_driver = NULL;
     g_owner_done = false;
+    g_fired = false;
+    g_body_returned = false;
+}
+
+/* driver_resume, with the check where the driver continues past
+ * `co_await task`, whichever path its await took. */
+static lockstep_coro *checked_driver_resume(lockstep_coro *self)
+{
+    driver_frame *f = (driver_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (simple_task_await_ready(&f->task)) {
+            f->path = PATH_READY;
+        } else {
+            f->path = PATH_SUSPENDED; /* written before self is published */
+            if (simple_task_await_suspend(&f->task, self))
+                return NULL;
+            f->path = PATH_LATE; /* completed between await_ready and await_suspend */
+        }
+        /* fall through */
+    case 1:
+        if (!g_body_returned)
+            explore_fail("continued before completion", "the driver continued past `co_await task` (%s) before the "
+                         "task's body had returned its value",
+                         f->path == PATH_READY ? "await_ready said completed"
+                         : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
+                                                : "resumed after it suspended");
+        if (f->resumes)
+            ++*f->resumes;
+        f->result = simple_task_await_resume(&f->task);
+        simple_task_release(&f->task);
+        ++f->finished;
+        self->resume_point = LOCKSTEP_CORO_DONE;
+        return NULL;
+    default:
+        ++f->resumed_when_done;
+        return NULL;
+    }
 }
 
 /* The driver's resume function, with a trace line when the completion
@@ -64,7 +133,7 @@ static lockstep_coro *noted_driver_resume(lockstep_coro *self)
 {
     if (self->resume_point == 1)
         explore_note("the driver continues after its co_await (resumed by the completion)");
-    return driver_resume(self);
+    return checked_driver_resume(self);
 }
 
 static void make_task_and_driver(void)
@@ -80,6 +149,7 @@ static void make_task_and_driver(void)
 static void complete(void)
 {
     explore_note("fire the trigger: the task body runs to co_return 42");
+    g_fired = true;
     lockstep_trigger_fire(&g_trig);
 }
 
@@ -177,6 +247,9 @@ static void wait_for_task(void)
 {
     explore_note("simple_task_wait(task)");
     g_waited = simple_task_wait(&g_task);
+    if (!g_body_returned) /* no scheduling point since simple_task_wait's last one */
+        explore_fail("continued before completion", "simple_task_wait returned before the task's body had "
+                     "returned its value");
 }
 
 static void check_waited(void)
