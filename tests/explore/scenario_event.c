@@ -59,7 +59,7 @@ static int g_set_thread = NO_SETTER;
 /* For FIFO across threads: a clock that ticks at each waiter's start and at
  * each successful suspension. A waiter whose await_suspend had returned true
  * before another waiter even started arrived first, whatever the threads. */
-static int g_clock;
+static int g_clock; /* read and written by every waiter thread: the race check leaves it out (explore_unchecked) */
 static int g_began_at[MAX_WAITERS];     /* its (first) await began */
 static int g_suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
 
@@ -91,8 +91,10 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
             f->suspended = true; /* written before self is published */
             int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
+                explore_unchecked(true); /* the scenario's clock: bookkeeping, not the program */
                 if (g_suspended_at[id] < 0) /* no scheduling point since the push: nobody ran in between */
                     g_suspended_at[id] = g_clock++;
+                explore_unchecked(false);
                 return NULL;
             }
             f->suspended = false; /* set meanwhile */
@@ -188,7 +190,9 @@ static void start_waiter(int i)
 {
     explore_note("%s: co_await event", g_names[i]);
     g_started[i] = true;
+    explore_unchecked(true);
     g_began_at[i] = g_clock++;
+    explore_unchecked(false);
     lockstep_coro_resume(&g_waiters[i]->coro);
 }
 
