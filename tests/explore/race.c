@@ -171,6 +171,34 @@ static const char *thread_label(int slot, char *buf, size_t size)
     return buf;
 }
 
+/* A static object's name, from the program's symbol table (nm -S): the
+ * scenario's globals are what a student recognizes. */
+static bool static_name(uintptr_t addr, char *buf, size_t size)
+{
+    Dl_info info;
+    if (!dladdr((void *)addr, &info) || !info.dli_fname)
+        return false;
+    uintptr_t offset = addr - (uintptr_t)info.dli_fbase;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "nm -S --defined-only '%s' 2>/dev/null", info.dli_fname);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return false;
+    char line[300], name[128];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, p)) {
+        unsigned long at, len;
+        char type;
+        if (sscanf(line, "%lx %lx %c %127s", &at, &len, &type, name) == 4 &&
+            (offset >= at && offset < at + len)) {
+            snprintf(buf, size, "%s (byte %lu)", name, (unsigned long)(offset - at));
+            found = true;
+        }
+    }
+    pclose(p);
+    return found;
+}
+
 static void describe_memory(uintptr_t addr, char *buf, size_t size)
 {
     const void *b = explore_block_of((const void *)addr);
@@ -179,7 +207,7 @@ static void describe_memory(uintptr_t addr, char *buf, size_t size)
         snprintf(buf, size, "'%s' (byte %lu of its block)", name, (unsigned long)(addr - (uintptr_t)b));
     else if (b)
         snprintf(buf, size, "a block (byte %lu)", (unsigned long)(addr - (uintptr_t)b));
-    else
+    else if (!static_name(addr, buf, size))
         snprintf(buf, size, "%p", (void *)addr);
 }
 
@@ -222,7 +250,7 @@ static const char *when(const access *x, char *buf, size_t size)
 static _Noreturn void race(uintptr_t addr, int u, bool u_writes, const access *earlier, int t, bool t_writes,
                            const access *now, const char *free_site)
 {
-    char what[96], a[48], b[48], why[600], w1[48], w2[48];
+    char what[200], a[48], b[48], why[600], w1[48], w2[48];
     describe_memory(addr, what, sizeof what);
     keep(&g_first, u, u_writes, earlier);
     keep(&g_second, t, t_writes, now);
