@@ -518,7 +518,8 @@ md_escape() { sed -e 's/|/\\|/g' <<<"$1"; }
 # meta FILE KEY: the value of "# KEY: value" in a results file.
 meta() { [[ -f $1 ]] && sed -n "s/^# $2: //p" "$1" | head -1; }
 
-# count MODE STATUS: one more row of that status in that mode's summary.
+# count MODE STATUS KIND: one more row of that status in that mode's summary
+# (KIND: order or logic).
 declare -A COUNTS=()
 count() {
     local what
@@ -530,7 +531,13 @@ count() {
         *) what=failed ;;
     esac
     COUNTS[$1/$what]=$((${COUNTS[$1/$what]:-0} + 1))
-    case "$what" in ok | survived | failed) COUNTS[$1/total]=$((${COUNTS[$1/total]:-0} + 1)) ;; esac
+    case "$what" in
+        ok | survived | failed)
+            COUNTS[$1/total]=$((${COUNTS[$1/total]:-0} + 1))
+            COUNTS[$1/$3/total]=$((${COUNTS[$1/$3/total]:-0} + 1))
+            [[ $what == ok ]] && COUNTS[$1/$3/ok]=$((${COUNTS[$1/$3/ok]:-0} + 1)) ;;
+    esac
+    return 0
 }
 
 # summary MODE OK-WORD RUNS: the summary line of one mode.
@@ -539,6 +546,8 @@ summary() {
     ((${COUNTS[$1/failed]:-0})) && s+=", ${COUNTS[$1/failed]} did not build"
     ((${COUNTS[$1/nocode]:-0})) && s+=" (${COUNTS[$1/nocode]} more change no code in the step's library and are not counted)"
     ((${COUNTS[$1/notrun]:-0})) && s+="; ${COUNTS[$1/notrun]} not run"
+    s+=". Memory orders: ${COUNTS[$1/order/ok]:-0} of ${COUNTS[$1/order/total]:-0} $2"
+    s+="; logic: ${COUNTS[$1/logic/ok]:-0} of ${COUNTS[$1/logic/total]:-0}"
     echo "$s"
 }
 
@@ -579,8 +588,8 @@ write_table() {
     while IFS=$'\t' read -r id nn file line fn kind san orig mut how section call; do
         ts=${t_status[$id]:-not run} tc=${t_cell[$id]:-}
         xs=${x_status[$id]:-not run} xc=${x_cell[$id]:-} xt=${x_time[$id]:-}
-        count tsan "$ts"
-        count explorer "$xs"
+        count tsan "$ts" "$kind"
+        count explorer "$xs" "$kind"
         [[ -n $xt ]] && xt="$xt s"
         if [[ $nn != "$current" ]]; then
             current=$nn
