@@ -485,6 +485,19 @@ done
 
 minutes() { printf '%d min %d s' $(($1 / 60)) $(($1 % 60)); }
 
+# A partial run (--only, --steps) keeps the rows of the runs before it, so
+# its results file keeps their description too ("# earlier: ..." lines); a
+# full run replaces every row and drops them.
+EARLIER=""
+if [[ -f $MODE_FILE && ( -n $ONLY || -n $STEPS ) ]]; then
+    EARLIER=$(
+        grep '^# earlier: ' "$MODE_FILE" || true
+        sed -n 's/^# command: //p' "$MODE_FILE" | head -1 | while read -r c; do
+            echo "# earlier: $(sed -n 's/^# date: //p' "$MODE_FILE" | head -1), \`$c\`, $(sed -n 's/^# wall time: //p' "$MODE_FILE" | head -1)"
+        done
+    )
+fi
+
 # merge_results ELAPSED: this run's rows into its mode's file.
 merge_results() {
     local tmp="$WORK/merge.tsv"
@@ -500,6 +513,7 @@ merge_results() {
         echo "# settings: $SETTINGS"
         echo "# runs: $RUNS"
         echo "# wall time: $(minutes "$1")"
+        [[ -z $EARLIER ]] || echo "$EARLIER"
         {
             if [[ -f $MODE_FILE ]]; then
                 { grep -v '^#' "$MODE_FILE" || true; } |
@@ -562,6 +576,10 @@ last_run() {
     echo "- machine: $(meta "$1" machine)"
     echo "- settings: $(meta "$1" settings)"
     echo "- wall time: $(meta "$1" "wall time")"
+    if grep -q '^# earlier: ' "$1"; then
+        echo "- rows it did not run are from earlier runs:"
+        sed -n 's/^# earlier: /  - /p' "$1"
+    fi
 }
 
 # write_table: docs/MUTANTS.md (or --out) from both results files, one row
