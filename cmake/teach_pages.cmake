@@ -1,13 +1,18 @@
 # cmake -DSTEP=03-no-refcount -DSTEP_DIR=... -DDOCS_DIR=... -DOUT=<dir> -DSTEPS="01-mutex;02-..."
-#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO -P teach_pages.cmake
+#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO [-DDIFF_PAGES=YES] -P teach_pages.cmake
 #
 # Writes the pages Doxygen reads for one step into OUT, laid out like the
-# repository so that the README's relative links resolve there as on GitHub:
+# repository:
 #
-#   OUT/steps/<STEP>/README.md           the README, with the navigation bar
-#   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in
-#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar
-#   OUT/docs/labs/README.md              the labs' introduction and glossary
+#   OUT/steps/<STEP>/README.md           the README, with the navigation bar (the main page, index.html)
+#   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in (walkthrough.html)
+#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar (lab.html)
+#
+# Every relative link is rewritten to the site's page for its target
+# (docs_links.cmake): the other steps' pages, the course's pages (errata,
+# mutation table, glossary: the course project at the site's root), the
+# source pages. With DIFF_PAGES, the bar links the step's diff page
+# (docs_render.py); without, the plain diffs.
 #
 # Markers in a walkthrough (HTML comments, so GitHub shows nothing):
 #   <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
@@ -26,6 +31,7 @@ foreach(v STEP STEP_DIR DOCS_DIR OUT STEPS)
     message(FATAL_ERROR "teach_pages.cmake: -D${v}=... is required")
   endif()
 endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/docs_links.cmake")
 if(EXPLORERS AND EXISTS "${EXPLORERS}")
   include("${EXPLORERS}") # set(EXPLORER_<target> /path/to/binary) per explorer
 endif()
@@ -65,11 +71,9 @@ if(n_articles GREATER 1)
 endif()
 list(JOIN articles ", " articles)
 
-# nav(<var> <file the bar goes into>): the links are relative to that file
-# for the .md pages (Doxygen resolves them), and relative to html/ for
-# everything that Doxygen does not generate (other steps, the diffs).
+# nav(<var> <file the bar goes into>): every link is relative to the step's
+# html/ directory, where each page lands under the name its label gives it.
 function(nav var where)
-  get_filename_component(here "${where}" DIRECTORY)
   set(items "")
   if(prev)
     list(APPEND items "previous: [${prev}](../../${prev}/html/index.html)")
@@ -81,27 +85,26 @@ function(nav var where)
   else()
     list(APPEND items "next: none yet")
   endif()
-  set(line1 "**Step ${STEP}**: ")
+  set(line1 "[lockstep: the course](../../index.html) · **Step ${STEP}**: ")
   list(JOIN items " · " joined)
   string(APPEND line1 "${joined}")
   set(items "")
   if(NOT where STREQUAL readme_out)
-    file(RELATIVE_PATH r "${here}" "${readme_out}")
-    list(APPEND items "[the step's README](${r})")
+    list(APPEND items "[the step's README](index.html)")
   endif()
   if(articles)
     list(APPEND items "${articles_label}: ${articles}")
   endif()
-  if(prev)
+  if(prev AND DIFF_PAGES)
+    list(APPEND items "[the diff from ${prev}](../../diffs/${prev}..${STEP}.html) (plain: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff))")
+  elseif(prev)
     list(APPEND items "diff from ${prev}: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff)")
   endif()
   if(EXISTS "${walk_src}" AND NOT where STREQUAL walk_out)
-    file(RELATIVE_PATH r "${here}" "${walk_out}")
-    list(APPEND items "[diagram and walkthrough](${r})")
+    list(APPEND items "[diagram and walkthrough](walkthrough.html)")
   endif()
   if(EXISTS "${lab_src}" AND NOT where STREQUAL lab_out)
-    file(RELATIVE_PATH r "${here}" "${lab_out}")
-    list(APPEND items "[lab](${r})")
+    list(APPEND items "[lab](lab.html)")
   endif()
   list(JOIN items " · " line2)
   set(${var} "> ${line1}\n>\n> ${line2}\n" PARENT_SCOPE)
@@ -119,6 +122,7 @@ function(with_nav var where)
 endfunction()
 
 # --- The README ---------------------------------------------------------------
+lockstep_site_links(readme "steps/${STEP}/README.md" "${STEP}/html")
 with_nav(readme "${readme_out}")
 file(WRITE "${readme_out}" "${readme}")
 
@@ -172,16 +176,17 @@ if(EXISTS "${walk_src}")
     endif()
     string(REPLACE "${marker}" "${block}" page "${page}")
   endforeach()
+  lockstep_site_links(page "docs/walkthroughs/${STEP}.md" "${STEP}/html")
+  lockstep_site_label(page walkthrough)
   with_nav(page "${walk_out}")
   file(WRITE "${walk_out}" "${page}")
 endif()
 
-# --- The lab and the glossary -------------------------------------------------
+# --- The lab (the glossary is a page of the course) -------------------------------------------------
 if(EXISTS "${lab_src}")
   file(READ "${lab_src}" lab)
+  lockstep_site_links(lab "docs/labs/${STEP}.md" "${STEP}/html")
+  lockstep_site_label(lab lab)
   with_nav(lab "${lab_out}")
   file(WRITE "${lab_out}" "${lab}")
-endif()
-if(EXISTS "${DOCS_DIR}/labs/README.md")
-  configure_file("${DOCS_DIR}/labs/README.md" "${OUT}/docs/labs/README.md" COPYONLY)
 endif()
