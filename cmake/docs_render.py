@@ -47,7 +47,7 @@ pre { margin: 0; line-height: 1.35; }
 .src .n { display: inline-block; width: 4em; padding-right: .8em; text-align: right;
           color: #888; text-decoration: none; user-select: none; }
 .file { display: grid; grid-template-columns: 17em minmax(0, 1fr); gap: 1em; align-items: start; }
-.note { font-size: 90%; background: #f7f7ee; border-left: 3px solid #cc9; padding: .4em .7em; }
+.note { position: sticky; top: 0; font-size: 90%; background: #f7f7ee; border-left: 3px solid #cc9; padding: .4em .7em; }
 .diff { border: 1px solid #c4cfe5; overflow-x: auto; padding: .3em .5em; background: #fbfcfd; }
 .toc td { padding: .1em .8em .1em 0; }
 .add { color: #1a7f37; } .del { color: #cf222e; }
@@ -163,7 +163,8 @@ def diff(site, steps, prev_spec, this_spec):
         if not m:
             continue
         name = os.path.relpath(m.group(1), args[1]) if cwd is None else m.group(1).split("/", 1)[1]
-        chunks[name] = chunk
+        # The headers' timestamps are the checkout's, not the step's: out.
+        chunks[name] = re.sub(r"(?m)^((?:---|\+\+\+) \S+)\t.*$", r"\1", chunk)
     notes, after = files_changed_notes(os.path.join(this_dir, "README.md"))
     # The code first (headers, then sources, then the rest), the README last.
     def order(name):
@@ -195,7 +196,13 @@ def diff(site, steps, prev_spec, this_spec):
             f"<a href=\"../{this}/html/index.html\">Files changed</a> list says of it. {plain}</p>\n"
             + (f"<p>{inline_md(after)}</p>\n" if after else "")
             + f'<table class="toc">{"".join(toc)}</table>\n' + "\n".join(sections))
-    page(os.path.join(site, out), f"The diff from {prev} to {this}", nav(site, out, steps, this), body,
+    bar = nav(site, out, steps, this)
+    i = steps.index(this) if this in steps else -1
+    if i > 1:
+        bar += f' · <a href="{steps[i - 2]}..{steps[i - 1]}.html">the diff before</a>'
+    if 0 <= i < len(steps) - 1:
+        bar += f' · <a href="{this}..{steps[i + 1]}.html">the next diff</a>'
+    page(os.path.join(site, out), f"The diff from {prev} to {this}", bar, body,
          HtmlFormatter().get_style_defs(".diff"))
 
 
