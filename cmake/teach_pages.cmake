@@ -1,13 +1,18 @@
 # cmake -DSTEP=03-no-refcount -DSTEP_DIR=... -DDOCS_DIR=... -DOUT=<dir> -DSTEPS="01-mutex;02-..."
-#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO -P teach_pages.cmake
+#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO [-DDIFF_PAGES=YES] -P teach_pages.cmake
 #
 # Writes the pages Doxygen reads for one step into OUT, laid out like the
-# repository so that the README's relative links resolve there as on GitHub:
+# repository:
 #
-#   OUT/steps/<STEP>/README.md           the README, with the navigation bar
-#   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in
-#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar
-#   OUT/docs/labs/README.md              the labs' introduction and glossary
+#   OUT/steps/<STEP>/README.md           the README, with the navigation bar (the main page, index.html)
+#   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in (walkthrough.html)
+#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar (lab.html)
+#
+# Every relative link is rewritten to the site's page for its target
+# (docs_links.cmake): the other steps' pages, the course's pages (errata,
+# mutation table, glossary: the course project at the site's root), the
+# source pages. With DIFF_PAGES, the bar links the step's diff page
+# (docs_render.py); without, the plain diffs.
 #
 # Markers in a walkthrough (HTML comments, so GitHub shows nothing):
 #   <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
@@ -26,6 +31,7 @@ foreach(v STEP STEP_DIR DOCS_DIR OUT STEPS)
     message(FATAL_ERROR "teach_pages.cmake: -D${v}=... is required")
   endif()
 endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/docs_links.cmake")
 if(EXPLORERS AND EXISTS "${EXPLORERS}")
   include("${EXPLORERS}") # set(EXPLORER_<target> /path/to/binary) per explorer
 endif()
@@ -65,11 +71,9 @@ if(n_articles GREATER 1)
 endif()
 list(JOIN articles ", " articles)
 
-# nav(<var> <file the bar goes into>): the links are relative to that file
-# for the .md pages (Doxygen resolves them), and relative to html/ for
-# everything that Doxygen does not generate (other steps, the diffs).
+# nav(<var> <file the bar goes into>): every link is relative to the step's
+# html/ directory, where each page lands under the name its label gives it.
 function(nav var where)
-  get_filename_component(here "${where}" DIRECTORY)
   set(items "")
   if(prev)
     list(APPEND items "previous: [${prev}](../../${prev}/html/index.html)")
@@ -81,27 +85,26 @@ function(nav var where)
   else()
     list(APPEND items "next: none yet")
   endif()
-  set(line1 "**Step ${STEP}**: ")
+  set(line1 "[lockstep: the course](../../index.html) · **Step ${STEP}**: ")
   list(JOIN items " · " joined)
   string(APPEND line1 "${joined}")
   set(items "")
   if(NOT where STREQUAL readme_out)
-    file(RELATIVE_PATH r "${here}" "${readme_out}")
-    list(APPEND items "[the step's README](${r})")
+    list(APPEND items "[the step's README](index.html)")
   endif()
   if(articles)
     list(APPEND items "${articles_label}: ${articles}")
   endif()
-  if(prev)
+  if(prev AND DIFF_PAGES)
+    list(APPEND items "[the diff from ${prev}](../../diffs/${prev}..${STEP}.html) (plain: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff))")
+  elseif(prev)
     list(APPEND items "diff from ${prev}: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff)")
   endif()
   if(EXISTS "${walk_src}" AND NOT where STREQUAL walk_out)
-    file(RELATIVE_PATH r "${here}" "${walk_out}")
-    list(APPEND items "[diagram and walkthrough](${r})")
+    list(APPEND items "[diagram and walkthrough](walkthrough.html)")
   endif()
   if(EXISTS "${lab_src}" AND NOT where STREQUAL lab_out)
-    file(RELATIVE_PATH r "${here}" "${lab_out}")
-    list(APPEND items "[lab](${r})")
+    list(APPEND items "[lab](lab.html)")
   endif()
   list(JOIN items " · " line2)
   set(${var} "> ${line1}\n>\n> ${line2}\n" PARENT_SCOPE)
@@ -118,7 +121,92 @@ function(with_nav var where)
   set(${var} "${title}\n\n${bar}${rest}" PARENT_SCOPE)
 endfunction()
 
+# trace_html(<var> <command line> <trace>): the explorer's trace as a table,
+# one row per numbered line, one column per thread, each cell wrapping
+# within its column, so that both threads read side by side at 1280 px.
+# The lines before the table (the command, the scenario) and after it (a
+# failure, the replay command) stay preformatted. All of it is HTML the
+# page passes through untouched (\htmlonly): Doxygen must not read a trace
+# as Markdown. (Another kind of generated block, e.g. an execution graph,
+# goes in the same way: a marker, then a function that returns its HTML.)
+function(html_escape var text)
+  string(REPLACE "&" "&amp;" text "${text}")
+  string(REPLACE "<" "&lt;" text "${text}")
+  string(REPLACE ">" "&gt;" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+function(trace_html var cmdline trace)
+  # One character stands for each of ; [ ]: a list must split at the
+  # newlines only, and the columns must keep their widths.
+  string(ASCII 1 semi)
+  string(ASCII 2 open)
+  string(ASCII 3 close)
+  string(REPLACE ";" "${semi}" trace "${trace}")
+  string(REPLACE "[" "${open}" trace "${trace}")
+  string(REPLACE "]" "${close}" trace "${trace}")
+  string(REPLACE "\n" ";" lines "${trace}")
+  html_escape(cmd "${cmdline}")
+  set(head "$ ${cmd}\n")
+  set(rows "")
+  set(tail "")
+  set(col -1)
+  foreach(line IN LISTS lines)
+    if(col LESS 0 AND line MATCHES "^      (T0 .*[^ ]) +[|] (T1 .*)$")
+      string(FIND "${line}" "|" col)
+      html_escape(t0 "${CMAKE_MATCH_1}")
+      html_escape(t1 "${CMAKE_MATCH_2}")
+      set(rows "<tr><th class=\"n\">line</th><th>${t0}</th><th>${t1}</th></tr>\n")
+    elseif(col GREATER 0 AND tail STREQUAL "" AND line MATCHES "^ *([0-9]+)  (.*)$")
+      set(n "${CMAKE_MATCH_1}")
+      set(left "${CMAKE_MATCH_2}")
+      set(right "")
+      string(LENGTH "${line}" len)
+      if(len GREATER col)
+        string(SUBSTRING "${line}" ${col} 1 bar)
+        if(bar STREQUAL "|")
+          math(EXPR from "${col} + 2")
+          string(SUBSTRING "${line}" ${from} -1 right)
+          math(EXPR width "${col} - 6")
+          string(SUBSTRING "${line}" 6 ${width} left)
+        endif()
+      endif()
+      string(STRIP "${left}" left)
+      html_escape(left "${left}")
+      html_escape(right "${right}")
+      if(left MATCHES "^main: (.*)$")
+        string(APPEND rows "<tr class=\"main\"><td class=\"n\">${n}</td><td colspan=\"2\">main: ${CMAKE_MATCH_1}</td></tr>\n")
+      else()
+        string(APPEND rows "<tr><td class=\"n\">${n}</td><td>${left}</td><td>${right}</td></tr>\n")
+      endif()
+    elseif(col GREATER 0)
+      html_escape(line "${line}")
+      string(APPEND tail "${line}\n")
+    else()
+      html_escape(line "${line}")
+      string(APPEND head "${line}\n")
+    endif()
+  endforeach()
+  string(REGEX REPLACE "\n+$" "" head "${head}")
+  string(REGEX REPLACE "\n+$" "" tail "${tail}")
+  set(html "<div class=\"trace\"><pre class=\"trace-text\">${head}</pre>")
+  if(rows)
+    string(APPEND html "\n<table class=\"trace\">\n${rows}</table>")
+  endif()
+  if(tail)
+    string(APPEND html "\n<pre class=\"trace-text\">${tail}</pre>")
+  endif()
+  string(APPEND html "</div>")
+  string(REPLACE "${semi}" "&#59;" html "${html}")
+  string(REPLACE "${open}" "&#91;" html "${html}")
+  string(REPLACE "${close}" "&#93;" html "${html}")
+  set(${var} "\\htmlonly\n${html}\n\\endhtmlonly" PARENT_SCOPE)
+endfunction()
+
+# The legend, before a page's first trace.
+set(trace_legend "<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the order its schedule chooses, and prints one numbered line per step: the text cites the lines by these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by its role). A step that touches shared memory names its source line (<code>event.c:55</code>), the operation, the object and the value read or written; <code>(took out: ...)</code> is the value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; <code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> are the memory orders the code asks for (the explorer itself runs every step in one order: it finds wrong logic, ThreadSanitizer finds a missing order). <code>main:</code> lines (shaded) run on the main thread after both threads finished: the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and <code>--replay ID</code> runs that one schedule again.")
+
 # --- The README ---------------------------------------------------------------
+lockstep_site_links(readme "steps/${STEP}/README.md" "${STEP}/html")
 with_nav(readme "${readme_out}")
 file(WRITE "${readme_out}" "${readme}")
 
@@ -168,20 +256,26 @@ if(EXISTS "${walk_src}")
       string(REGEX REPLACE "0x[0-9a-f]+" "0x..." trace "${trace}")
       string(REGEX REPLACE " +\n" "\n" trace "${trace}")
       string(REGEX REPLACE "\n+$" "" trace "${trace}")
-      set(block "```\n$ ./${target} ${args}\n${trace}\n```${note}")
+      trace_html(block "./${target} ${args}" "${trace}")
+      if(NOT legend_done)
+        set(block "\\htmlonly\n<p class=\"trace-legend\">${trace_legend}</p>\n\\endhtmlonly\n\n${block}")
+        set(legend_done ON)
+      endif()
+      string(APPEND block "${note}")
     endif()
     string(REPLACE "${marker}" "${block}" page "${page}")
   endforeach()
+  lockstep_site_links(page "docs/walkthroughs/${STEP}.md" "${STEP}/html")
+  lockstep_site_label(page walkthrough)
   with_nav(page "${walk_out}")
   file(WRITE "${walk_out}" "${page}")
 endif()
 
-# --- The lab and the glossary -------------------------------------------------
+# --- The lab (the glossary is a page of the course) -------------------------------------------------
 if(EXISTS "${lab_src}")
   file(READ "${lab_src}" lab)
+  lockstep_site_links(lab "docs/labs/${STEP}.md" "${STEP}/html")
+  lockstep_site_label(lab lab)
   with_nav(lab "${lab_out}")
   file(WRITE "${lab_out}" "${lab}")
-endif()
-if(EXISTS "${DOCS_DIR}/labs/README.md")
-  configure_file("${DOCS_DIR}/labs/README.md" "${OUT}/docs/labs/README.md" COPYONLY)
 endif()

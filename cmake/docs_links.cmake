@@ -1,0 +1,96 @@
+# The site's map: where each repository document lives in the generated
+# docs (build/<preset>/docs/, "the site"), and the rewriting of a Markdown
+# page's relative links into links to those pages. Included by
+# teach_pages.cmake (a step's pages) and docs_course.cmake (the course's).
+#
+# Links in the repository are written for GitHub (`../../docs/ERRATA.md`,
+# `../steps/03-no-refcount/src/task.c#L42`). In the site, each document is a
+# page of its own, so every relative link is rewritten to the page that
+# shows its target; a link to a file that is no document (a source file,
+# `logic.tsv`) goes to its source page, `src/<path>.html`, line anchors
+# `#L<n>` included (written by docs_render.py).
+
+# The documents of the course project, by repository path, and the name of
+# their page (the Doxygen label, so the file is <label>.html at the site's
+# root). The step pages (README, walkthrough, lab) are in the steps' projects.
+set(LOCKSTEP_COURSE_DOCS
+  "docs/ERRATA.md=errata"
+  "docs/MUTANTS.md=mutants"
+  "docs/labs/README.md=glossary"
+  "docs/walkthroughs/README.md=walkthroughs"
+  "tests/mutants/README.md=mutants_readme"
+  "tests/explore/README.md=explorer"
+  "tests/bench/cxx/README.md=cxx_column")
+
+# lockstep_site_page(<var> <repository path>): the page's path from the site's root.
+function(lockstep_site_page var p)
+  foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)
+    string(REPLACE "=" ";" pair "${entry}")
+    list(GET pair 0 doc)
+    list(GET pair 1 label)
+    get_filename_component(doc_dir "${doc}" DIRECTORY)
+    if(p STREQUAL doc OR (doc MATCHES "/README.md$" AND p STREQUAL doc_dir))
+      set(${var} "${label}.html" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  if(p STREQUAL "README.md" OR p STREQUAL "")
+    set(page "index.html")
+  elseif(p MATCHES "^steps/([0-9][0-9]-[^/]+)(/README.md)?$")
+    set(page "${CMAKE_MATCH_1}/html/index.html")
+  elseif(p MATCHES "^docs/walkthroughs/([0-9][0-9]-[^/]+)[.]md$")
+    set(page "${CMAKE_MATCH_1}/html/walkthrough.html")
+  elseif(p MATCHES "^docs/labs/([0-9][0-9]-[^/]+)[.]md$")
+    set(page "${CMAKE_MATCH_1}/html/lab.html")
+  else()
+    set(page "src/${p}.html")
+  endif()
+  set(${var} "${page}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_site_links(<text var> <the page's repository path> <its HTML directory from the site's root>)
+# Rewrites every relative Markdown link `](target)` of the text.
+function(lockstep_site_links var md html_dir)
+  set(text "${${var}}")
+  get_filename_component(md_dir "${md}" DIRECTORY)
+  string(REGEX MATCHALL "\\]\\([^)\n ]+\\)" links "${text}")
+  # Without their "](": a "]" would make the list one element.
+  string(REPLACE "](" "" targets "${links}")
+  string(REPLACE ")" "" targets "${targets}")
+  if(targets)
+    list(REMOVE_DUPLICATES targets)
+  endif()
+  foreach(target IN LISTS targets)
+    set(link "](${target})")
+    if(target MATCHES "^[a-zA-Z][a-zA-Z+.-]*:" OR target MATCHES "^#")
+      continue() # absolute (https:, mailto:) or in the same page
+    endif()
+    set(anchor "")
+    set(path "${target}")
+    if(target MATCHES "^([^#]*)(#.*)$")
+      set(path "${CMAKE_MATCH_1}")
+      set(anchor "${CMAKE_MATCH_2}")
+    endif()
+    if(md_dir)
+      set(p "${md_dir}/${path}")
+    else()
+      set(p "${path}")
+    endif()
+    cmake_path(NORMAL_PATH p)
+    string(REGEX REPLACE "/$" "" p "${p}")
+    lockstep_site_page(page "${p}")
+    file(RELATIVE_PATH rel "/site/${html_dir}" "/site/${page}")
+    string(REPLACE "${link}" "](${rel}${anchor})" text "${text}")
+  endforeach()
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_site_label(<text var> <label>): `{#label}` on the page's first
+# "# " title, which makes Doxygen name the page <label>.html.
+function(lockstep_site_label var label)
+  set(text "${${var}}")
+  string(FIND "${text}" "\n" eol)
+  string(SUBSTRING "${text}" 0 ${eol} title)
+  string(SUBSTRING "${text}" ${eol} -1 rest)
+  set(${var} "${title} {#${label}}${rest}" PARENT_SCOPE)
+endfunction()
