@@ -23,6 +23,10 @@
 #       -DSTRICT=OFF, for a student's copy of the step, the page says so
 #       instead: a copy under repair must not stop its own build.)
 #       TARGET not built (yet): the page says so; the build goes on.
+#   <!-- graph TARGET ARGS... -->
+#       runs the explorer binary TARGET with ARGS and --graph, and draws the
+#       execution graph of the failure it finds (po, rf, sw, the race). No
+#       failure, no graph: the build fails (a copy's page says so instead).
 # Every file but the README is optional: a missing one is a missing section.
 cmake_minimum_required(VERSION 3.25)
 
@@ -203,7 +207,7 @@ function(trace_html var cmdline trace)
 endfunction()
 
 # The legend, before a page's first trace.
-set(trace_legend "<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the order its schedule chooses, and prints one numbered line per step: the text cites the lines by these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by its role). A step that touches shared memory names its source line (<code>event.c:55</code>), the operation, the object and the value read or written; <code>(took out: ...)</code> is the value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; <code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> are the memory orders the code asks for (the explorer itself runs every step in one order: it finds wrong logic, ThreadSanitizer finds a missing order). <code>main:</code> lines (shaded) run on the main thread after both threads finished: the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and <code>--replay ID</code> runs that one schedule again.")
+set(trace_legend "<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the order its schedule chooses, and prints one numbered line per step: the text cites the lines by these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by its role). A step that touches shared memory names its source line (<code>event.c:55</code>), the operation, the object and the value read or written; <code>(took out: ...)</code> is the value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; <code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> are the memory orders the code asks for, and the explorer runs each under the C11 memory model: <code>(syncs with line 5)</code> marks an acquire that synchronized with the release on line 5, <code>(stale: reads line 3's store, not line 7's)</code> a load that read an older store than the newest, which C11 allows, and <code>[relaxed, weakened from acq_rel]</code> an order changed by <code>--weaken</code>. A data race names both accesses and the synchronization that is missing. <code>main:</code> lines (shaded) run on the main thread after both threads finished: the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and <code>--replay ID</code> runs that one schedule again.")
 
 # --- The README ---------------------------------------------------------------
 lockstep_site_links(readme "steps/${STEP}/README.md" "${STEP}/html")
@@ -262,6 +266,39 @@ if(EXISTS "${walk_src}")
         set(legend_done ON)
       endif()
       string(APPEND block "${note}")
+    endif()
+    string(REPLACE "${marker}" "${block}" page "${page}")
+  endforeach()
+  # Execution graphs: <!-- graph TARGET ARGS... --> runs the explorer with
+  # --graph and draws the failing execution it writes (graph.c).
+  string(REGEX MATCHALL "<!-- graph [^\n]* -->" markers "${page}")
+  set(graph_count 0)
+  foreach(marker IN LISTS markers)
+    if(NOT marker MATCHES "^<!-- graph ([A-Za-z0-9_]+) (.*) -->$")
+      message(FATAL_ERROR "${walk_src}: a graph marker is `<!-- graph TARGET ARGS... -->`, not: ${marker}")
+    endif()
+    set(target "${CMAKE_MATCH_1}")
+    string(STRIP "${CMAKE_MATCH_2}" args)
+    separate_arguments(argv UNIX_COMMAND "${args}")
+    math(EXPR graph_count "${graph_count} + 1")
+    set(graph_name "${STEP}-graph-${graph_count}.dot")
+    set(graph_file "${OUT}/graphs/${graph_name}")
+    file(MAKE_DIRECTORY "${OUT}/graphs")
+    if(NOT EXPLORER_${target})
+      set(block "*(The execution graph of `${target} ${args}` needs the explorer: configure with `-DLOCKSTEP_TESTS=ON`.)*")
+    else()
+      execute_process(COMMAND "${EXPLORER_${target}}" ${argv} --graph "${graph_file}" TIMEOUT 120
+                      OUTPUT_QUIET ERROR_QUIET)
+      if(NOT EXISTS "${graph_file}")
+        if(NOT DEFINED STRICT OR STRICT)
+          message(FATAL_ERROR "${walk_src}: `${target} ${args}` wrote no execution graph: it no longer fails")
+        endif()
+        set(block "*(This step is built from a copy, where `${target} ${args}` does not fail: no graph to draw.)*")
+      elseif(HAVE_DOT)
+        set(block "\\dotfile ${graph_name} \"The execution: program order (po) down each thread, reads-from (rf), synchronizes-with (rf, sw, green), the racing pair (dashed)\"")
+      else()
+        set(block "*(The execution graph is written by `${target} ${args} --graph FILE.dot`: install Graphviz to see it here.)*")
+      endif()
     endif()
     string(REPLACE "${marker}" "${block}" page "${page}")
   endforeach()

@@ -26,8 +26,10 @@ must be on that line, by the first of these rules that applies:
     or task.c:29, `lockstep_free`: the line holds the code span's text.
 
 A citation in prose with no code span beside it fails: the convention is to
-say which code is meant, so that a moved line is caught. Walkthrough trace
-markers (`<!-- trace ... -->`) are not read: the explorer prints those
+say which code is meant, so that a moved line is caught. `--weaken
+task.c:102=release` cites an atomic operation: the line must hold a
+memory order. Walkthrough trace and graph markers (`<!-- trace ... -->`,
+`<!-- graph ... -->`) are not read: the explorer prints those
 traces from the real code at every docs build, and the marker's `expect`
 already fails the build when they change.
 Prints each wrong citation; exits 1 if there is any. Standard library only.
@@ -93,6 +95,8 @@ def expectation(text, start, end):
         return ["lock"], "locks the mutex"
     if re.search(r"does the atomic operation at $", before):
         return ["atomic_"], "does the atomic operation"
+    if re.match(r"=(relaxed|acquire|release|acq_rel|consume)\b", after):
+        return ["memory_order_"], "--weaken's atomic operation"
     if re.match(r": \w+: Assertion", after):
         return ["assert"], "an assertion's report"
     m = re.search(r"\b(frees|freed|locks|unlocks|allocates|exchanges|loads|stores)\b[^.`\n]{0,12}\($", before)
@@ -109,7 +113,7 @@ def expectation(text, start, end):
 def check_page(page, step, step_dirs, repo, problems):
     with open(page, encoding="utf-8") as f:
         text = f.read()
-    text = re.sub(r"<!-- trace .*?-->", lambda m: " " * len(m.group(0)), text)
+    text = re.sub(r"<!-- (trace|graph) .*?-->", lambda m: " " * len(m.group(0)), text)
     count = 0
     for m in CITE.finditer(text):
         prefix, name, n = m.group(1), m.group(2), int(m.group(3))
