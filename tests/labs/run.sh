@@ -73,7 +73,7 @@ jobs=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n h
 cd "$root" # the presets are found in the current directory
 mkdir -p "$build"
 echo "lab: step $name from $copy"
-echo "lab: building in $build, $jobs jobs (the first build of a step takes longest: 5 to 20 seconds on 2 cores)"
+echo "lab: building in $build, $jobs jobs (the first build of a step takes longest: 5 to 40 s measured on 2 cores, idle to busy)"
 # A lost wake-up hangs a unit case: 20 seconds, not 900, before it counts as one.
 cmake --preset test -B "$build" -DLOCKSTEP_DOCS=OFF -DLOCKSTEP_UNIT_TIMEOUT=20 "-DLOCKSTEP_STEP_DIR_$nn=$copy" > "$build/lab.configure.log" 2>&1 ||
   { cat "$build/lab.configure.log"; echo "lab: the build could not be configured"; exit 1; }
