@@ -148,30 +148,36 @@ fi
 #   **Caught by:** `test`, ...       tests that fail on every run (exercises)
 #   **May catch it:** `test`, ...    race tests that fail on some runs only
 #   **Checked by:** `test`, ...      the challenge's tests
-# Prints one "section<TAB>N<TAB>title<TAB>kind<TAB>names" line per list.
+# Prints one line per exercise or challenge, its lists separated by tabs:
+#   section<TAB>N<TAB>title<TAB>caught-or-checked names<TAB>may-catch names
 lists() {
-  awk '/^## / { section = ($0 ~ /^## Build it/) ? "challenge" : ($0 ~ /^## Break it/) ? "exercise" : "" }
-       /^### / { title = $0; sub(/^### /, "", title); n = title; sub(/\..*/, "", n) }
-       section != "" && /^\*\*(Caught by|May catch it|Checked by):\*\*/ {
-         kind = $0; sub(/^\*\*/, "", kind); sub(/:\*\*.*/, "", kind)
-         line = $0; names = ""
-         while (match(line, /`[^`]+`/)) { names = names " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
-         print section "\t" n "\t" title "\t" kind "\t" names }' "$lab"
+  awk 'function flush() { if (title != "" && section != "") print section "\t" n "\t" title "\t" always "\t" maybe
+                          always = ""; maybe = "" }
+       function names(line,   out) { out = ""
+         while (match(line, /`[^`]+`/)) { out = out " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+         return out }
+       /^## / { flush(); title = ""
+                section = ($0 ~ /^## Build it/) ? "challenge" : ($0 ~ /^## Break it/) ? "exercise" : "" }
+       /^### / { flush(); title = $0; sub(/^### /, "", title); n = title; sub(/\..*/, "", n) }
+       /^\*\*(Caught by|Checked by):\*\*/ { always = always names($0) }
+       /^\*\*May catch it:\*\*/ { maybe = maybe names($0) }
+       END { flush() }' "$lab"
 }
 has_failed() { grep -qx "$1" <<< "$failed"; }
+page=${lab#"$root"/}
 
 if [[ ! -f $lab ]]; then
   echo
   echo "lab: no lab page $lab: nothing to report per exercise"
 elif [[ $challenge == yes ]]; then
   echo
-  echo "lab: the challenge of $(realpath --relative-to="$root" "$lab") (\"Build it\"), and its tests"
+  echo "lab: the challenge of $page (\"Build it\"), and its tests"
   found=no
-  while IFS=$'\t' read -r section n title kind names; do
-    [[ $section == challenge && $kind == "Checked by" ]] || continue
+  while IFS=$'\t' read -r section n title always maybe; do
+    [[ $section == challenge && -n $always ]] || continue
     found=yes
     echo "  $title:"
-    for t in $names; do
+    for t in $always; do
       if has_failed "$t"; then echo "    FAILED  $t"; else echo "    passed  $t"; fi
     done
   done < <(lists)
@@ -179,40 +185,35 @@ elif [[ $challenge == yes ]]; then
 else
   echo
   if [[ -n $exercise ]]; then
-    echo "lab: exercise $exercise of $(realpath --relative-to="$root" "$lab"), and which of the tests named under it failed"
+    echo "lab: exercise $exercise of $page, and which of the tests named under it failed"
   else
-    echo "lab: the exercises of $(realpath --relative-to="$root" "$lab"), and which of the tests named under each failed"
+    echo "lab: the exercises of $page, and which of the tests named under each failed"
     echo "     (their tests overlap: one change can make another exercise's tests fail too):"
   fi
   found=no
-  declare -A caught=() missed=() maybe=() titles=()
-  order=()
-  while IFS=$'\t' read -r section n title kind names; do
-    [[ $section == exercise ]] || continue
+  while IFS=$'\t' read -r section n title always maybe; do
+    [[ $section == exercise && -n $always ]] || continue
     [[ -z $exercise || $n == "$exercise" ]] || continue
     found=yes
-    if [[ -z ${titles[$n]:-} ]]; then titles[$n]=$title; order+=("$n"); fi
-    for t in $names; do
-      if [[ $kind == "May catch it" ]]; then
-        has_failed "$t" && maybe[$n]="${maybe[$n]:-} $t"
-      elif has_failed "$t"; then caught[$n]="${caught[$n]:-} $t"
-      else missed[$n]="${missed[$n]:-} $t"
-      fi
+    caught="" missed="" raced=""
+    for t in $always; do
+      if has_failed "$t"; then caught="$caught $t"; else missed="$missed $t"; fi
     done
-  done < <(lists)
-  for n in "${order[@]}"; do
+    for t in $maybe; do
+      if has_failed "$t"; then raced="$raced $t"; fi
+    done
     also=""
-    [[ -z ${maybe[$n]:-} ]] || also=" (and, this run, the race test(s)${maybe[$n]}, which fail on some runs only)"
-    if [[ -n ${caught[$n]:-} && -z ${missed[$n]:-} ]]; then
-      echo "  ${titles[$n]}: caught by every test it lists:${caught[$n]}$also"
-    elif [[ -n ${caught[$n]:-} ]]; then
-      echo "  ${titles[$n]}: caught by${caught[$n]}$also; these passed:${missed[$n]}"
-    elif [[ -n ${maybe[$n]:-} ]]; then
-      echo "  ${titles[$n]}: caught only by the race test(s)${maybe[$n]}; the tests that always catch it passed:${missed[$n]:-}"
+    [[ -z $raced ]] || also=" (and, this run, the race test(s)$raced, which fail on some runs only)"
+    if [[ -n $caught && -z $missed ]]; then
+      echo "  $title: caught by every test it lists:$caught$also"
+    elif [[ -n $caught ]]; then
+      echo "  $title: caught by$caught$also; these passed:$missed"
+    elif [[ -n $raced ]]; then
+      echo "  $title: caught only by the race test(s)$raced; the tests that always catch it passed:$missed"
     else
-      echo "  ${titles[$n]}: not applied, or not caught: its tests passed (${missed[$n]# })"
+      echo "  $title: not applied, or not caught: its tests passed (${missed# })"
     fi
-  done
+  done < <(lists)
   [[ $found == yes ]] || echo "  (no exercise $exercise in this lab)"
 fi
 
