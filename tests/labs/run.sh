@@ -148,13 +148,14 @@ fi
 #   **Caught by:** `test`, ...       tests that fail on every run (exercises)
 #   **May catch it:** `test`, ...    race tests that fail on some runs only
 #   **Checked by:** `test`, ...      the challenge's tests
+# (a test is a `stepNN....` in backquotes; other backquoted words are text)
 # Prints one line per exercise or challenge, its lists separated by tabs:
 #   section<TAB>N<TAB>title<TAB>caught-or-checked names<TAB>may-catch names
 lists() {
   awk 'function flush() { if (title != "" && section != "") print section "\t" n "\t" title "\t" always "\t" maybe
                           always = ""; maybe = "" }
        function names(line,   out) { out = ""
-         while (match(line, /`[^`]+`/)) { out = out " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+         while (match(line, /`step[0-9][0-9]\.[^`]+`/)) { out = out " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
          return out }
        /^## / { flush(); title = ""
                 section = ($0 ~ /^## Build it/) ? "challenge" : ($0 ~ /^## Break it/) ? "exercise" : "" }
