@@ -1,26 +1,62 @@
 #!/usr/bin/env bash
 # Run a step's lab against your own copy of that step.
 #
-#   tests/labs/run.sh 03 /path/to/my/03-no-refcount            unit tests and explorer
-#   tests/labs/run.sh 03 /path/to/my/03-no-refcount --stress   also the stress tests (minutes)
+#   tests/labs/run.sh NN COPY [EXERCISE] [--stress]
+#   tests/labs/run.sh NN COPY --challenge [--stress]
+#
+#   NN           the step's number, two digits: 01 ... 07
+#   COPY         your copy of the step; it keeps the step's directory name
+#                (cp -r steps/03-no-refcount /tmp/me/ gives /tmp/me/03-no-refcount)
+#   EXERCISE     report only this "break it" exercise of docs/labs/NN-*.md (1, 2, ...);
+#                without it, every exercise is reported
+#   --challenge  report the lab's "build it" challenge instead of the exercises
+#   --stress     also run the step's stress tests (minutes)
+#
+# For example:
+#
+#   tests/labs/run.sh 03 /tmp/me/03-no-refcount          every test, every exercise
+#   tests/labs/run.sh 03 /tmp/me/03-no-refcount 1        every test, exercise 1's report
+#   tests/labs/run.sh 07 /tmp/me/07-lock-free-event --challenge
 #
 # It configures a build of its own (build/lab-NN, or $LOCKSTEP_LAB_BUILD)
 # with -DLOCKSTEP_STEP_DIR_NN pointing at your copy (student mode, see the
-# top-level README), builds that step's tests and explorer, runs them, and
-# then prints, for each "break it" exercise of docs/labs/NN-*.md, which of
-# the tests named under it caught your change. Your copy is never modified.
+# top-level README), builds that step's tests and explorer, runs them all,
+# lists the tests that failed and what each said, and then says, for each
+# exercise (or the one you named, or the challenge), which of the tests the
+# lab names under it failed. Your copy is never modified.
+#
+# Exit status: 0 when every test of the step passed; 1 when a test failed
+# or your copy does not build; 2 for a usage error. The last line says which:
+# "lab: all 22 tests passed", "lab: 5 of 22 tests failed", ...
 set -euo pipefail
 
-usage() { echo "usage: $0 NN /path/to/your/NN-name [--stress]" >&2; exit 2; }
-[[ $# -ge 2 ]] || usage
-nn=$1
-copy=$2
+usage() {
+  echo "usage: $0 NN /path/to/your/NN-name [EXERCISE | --challenge] [--stress]" >&2
+  echo "       (see the comment at the top of $0)" >&2
+  exit 2
+}
+args=()
 stress=no
-[[ ${3:-} == --stress ]] && stress=yes
+challenge=no
+for a in "$@"; do
+  case $a in
+    --stress) stress=yes ;;
+    --challenge) challenge=yes ;;
+    -h | --help) usage ;;
+    -*) echo "lab: unknown option $a" >&2; usage ;;
+    *) args+=("$a") ;;
+  esac
+done
+[[ ${#args[@]} -ge 2 && ${#args[@]} -le 3 ]] || usage
+nn=${args[0]}
+copy=${args[1]}
+exercise=${args[2]:-}
 [[ $nn =~ ^[0-9][0-9]$ ]] || usage
+[[ -z $exercise || $exercise =~ ^[0-9]+$ ]] || { echo "lab: the exercise is a number, not $exercise" >&2; usage; }
+[[ -z $exercise || $challenge == no ]] || { echo "lab: an exercise number or --challenge, not both" >&2; usage; }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-copy=$(cd "$copy" 2>/dev/null && pwd) || { echo "lab: no directory $2" >&2; exit 2; }
+copy=$(cd "$copy" 2>/dev/null && pwd) || { echo "lab: no directory ${args[1]}" >&2; exit 2; }
 name=$(basename "$copy")
 # The build knows a step by its directory name: the copy must keep it.
 if [[ ! -d $root/steps/$name || ${name:0:2} != "$nn" ]]; then
@@ -30,19 +66,24 @@ fi
 lab=$root/docs/labs/$name.md
 build=${LOCKSTEP_LAB_BUILD:-$root/build/lab-$nn}
 
+# As many build jobs and tests at once as the machine has cores.
+jobs=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
+[[ $jobs =~ ^[0-9]+$ && $jobs -ge 1 ]] || jobs=2
+
 cd "$root" # the presets are found in the current directory
 mkdir -p "$build"
 echo "lab: step $name from $copy"
-echo "lab: building in $build (the first time takes a minute)"
-# A lost wake-up hangs a unit case: 20 seconds, not 300, before it counts as one.
+echo "lab: building in $build, $jobs jobs (the first build of a step takes longest: 5 to 40 s measured on 2 cores, idle to busy)"
+# A lost wake-up hangs a unit case: 20 seconds, not 900, before it counts as one.
 cmake --preset test -B "$build" -DLOCKSTEP_DOCS=OFF -DLOCKSTEP_UNIT_TIMEOUT=20 "-DLOCKSTEP_STEP_DIR_$nn=$copy" > "$build/lab.configure.log" 2>&1 ||
-  { cat "$build/lab.configure.log"; exit 1; }
+  { cat "$build/lab.configure.log"; echo "lab: the build could not be configured"; exit 1; }
 # Only this step's executables: the other steps have not changed.
 targets=$(cmake --build "$build" --target help | grep -o "[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*" | sort -u || true)
-if ! cmake --build "$build" -j 4 ${targets:+--target $targets} > "$build/lab.build.log" 2>&1; then
+if ! cmake --build "$build" -j "$jobs" ${targets:+--target $targets} > "$build/lab.build.log" 2>&1; then
   # A copy that does not compile is an answer too: show the compiler's words.
-  grep -E "error|warning" "$build/lab.build.log" | head -20
-  echo "lab: your copy does not build (full log: $build/lab.build.log)"
+  grep -E "error|warning" "$build/lab.build.log" | head -20 || true
+  echo "lab: full build log: $build/lab.build.log"
+  echo "lab: your copy does not build"
   exit 1
 fi
 
@@ -53,9 +94,19 @@ exclude='docs|readme|errata'
 [[ $stress == yes ]] || exclude="$exclude|stress"
 log=$build/lab.log
 set +e
-ctest --test-dir "$build" -L "step$nn" -LE "^($exclude)\$" -j 2 --output-on-failure > "$log" 2>&1
+ctest --test-dir "$build" -L "step$nn" -LE "^($exclude)\$" -j "$jobs" --output-on-failure > "$log" 2>&1
+ctest_rc=$?
 set -e
-grep -E "tests passed|tests failed" "$log" || true
+
+# ctest's summary: "100% tests passed, 0 tests failed out of 22".
+summary=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$log" | tail -1 || true)
+total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$summary")
+nfailed=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<< "$summary")
+if [[ -z $summary ]]; then
+  tail -20 "$log"
+  echo "lab: ctest ran no test (full output: $log)"
+  exit 1
+fi
 
 # Failed test names, as ctest lists them at the end, under "The following
 # tests FAILED:", one "<tab>12 - step03.task.x (Failed)" per line.
@@ -86,31 +137,92 @@ else
     echo "  $t"
     msg=$(said "$t")
     # No message of its own (a crash, a timeout): ctest's verdict, e.g. "(SEGFAULT)".
-    [[ -n $msg ]] || msg=$(grep -m1 -E "^[[:space:]]+[0-9]+ - $t " "$log" | sed 's/.* (/ctest: (/')
+    [[ -n $msg ]] || msg=$(grep -m1 -E "^[[:space:]]+[0-9]+ - $t " "$log" | sed 's/.* (/ctest: (/' || true)
     echo "      ${msg:0:300}"
   done
 fi
 
-# Each exercise: "### N. title" and, below it, "**Caught by:** `test`, `test`".
-if [[ -f $lab ]]; then
+# The lab page, read for its test lists. Each exercise is "### N. title"
+# under "## Break it", the challenge is the "### title" under "## Build it",
+# and below each title:
+#   **Caught by:** `test`, ...       tests that fail on every run (exercises)
+#   **May catch it:** `test`, ...    race tests that fail on some runs only
+#   **Checked by:** `test`, ...      the challenge's tests
+# (a test is a `stepNN....` in backquotes; other backquoted words are text)
+# Prints one line per exercise or challenge, its lists separated by tabs:
+#   section<TAB>N<TAB>title<TAB>caught-or-checked names<TAB>may-catch names
+lists() {
+  awk 'function flush() { if (title != "" && section != "") print section "\t" n "\t" title "\t" always "\t" maybe
+                          always = ""; maybe = "" }
+       function names(line,   out) { out = ""
+         while (match(line, /`step[0-9][0-9]\.[^`]+`/)) { out = out " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+         return out }
+       /^## / { flush(); title = ""
+                section = ($0 ~ /^## Build it/) ? "challenge" : ($0 ~ /^## Break it/) ? "exercise" : "" }
+       /^### / { flush(); title = $0; sub(/^### /, "", title); n = title; sub(/\..*/, "", n) }
+       /^\*\*(Caught by|Checked by):\*\*/ { always = always names($0) }
+       /^\*\*May catch it:\*\*/ { maybe = maybe names($0) }
+       END { flush() }' "$lab"
+}
+has_failed() { grep -qx "$1" <<< "$failed"; }
+page=${lab#"$root"/}
+
+if [[ ! -f $lab ]]; then
   echo
-  echo "lab: the exercises of $(realpath --relative-to="$root" "$lab"), and which of the tests named under each failed"
-  echo "     (their tests overlap: one change can make another exercise's tests fail too):"
-  awk '/^### [0-9]+\./ { sub(/^### /, ""); title = $0 }
-       /^\*\*Caught by:\*\*/ { line = $0; names = "";
-         while (match(line, /`[^`]+`/)) { names = names " " substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
-         print title "\t" names }' "$lab" |
-  while IFS=$'\t' read -r title names; do
-    caught="" missed=""
-    for t in $names; do
-      if grep -qx "$t" <<< "$failed"; then caught="$caught $t"; else missed="$missed $t"; fi
+  echo "lab: no lab page $lab: nothing to report per exercise"
+elif [[ $challenge == yes ]]; then
+  echo
+  echo "lab: the challenge of $page (\"Build it\"), and its tests"
+  found=no
+  while IFS=$'\t' read -r section n title always maybe; do
+    [[ $section == challenge && -n $always ]] || continue
+    found=yes
+    echo "  $title:"
+    for t in $always; do
+      if has_failed "$t"; then echo "    FAILED  $t"; else echo "    passed  $t"; fi
     done
-    if [[ -n $caught ]]; then
-      echo "  $title: caught by$caught"
+  done < <(lists)
+  [[ $found == yes ]] || echo "  (this lab has no challenge yet)"
+else
+  echo
+  if [[ -n $exercise ]]; then
+    echo "lab: exercise $exercise of $page, and which of the tests named under it failed"
+  else
+    echo "lab: the exercises of $page, and which of the tests named under each failed"
+    echo "     (their tests overlap: one change can make another exercise's tests fail too):"
+  fi
+  found=no
+  while IFS=$'\t' read -r section n title always maybe; do
+    [[ $section == exercise && -n $always ]] || continue
+    [[ -z $exercise || $n == "$exercise" ]] || continue
+    found=yes
+    caught="" missed="" raced=""
+    for t in $always; do
+      if has_failed "$t"; then caught="$caught $t"; else missed="$missed $t"; fi
+    done
+    for t in $maybe; do
+      if has_failed "$t"; then raced="$raced $t"; fi
+    done
+    also=""
+    [[ -z $raced ]] || also=" (and, this run, the race test(s)$raced, which fail on some runs only)"
+    if [[ -n $caught && -z $missed ]]; then
+      echo "  $title: caught by every test it lists:$caught$also"
+    elif [[ -n $caught ]]; then
+      echo "  $title: caught by$caught$also; these passed:$missed"
+    elif [[ -n $raced ]]; then
+      echo "  $title: caught only by the race test(s)$raced; the tests that always catch it passed:$missed"
     else
-      echo "  $title: not caught (its tests passed:$missed)"
+      echo "  $title: not applied, or not caught: its tests passed (${missed# })"
     fi
-  done
+  done < <(lists)
+  [[ $found == yes ]] || echo "  (no exercise $exercise in this lab)"
 fi
+
 echo
 echo "lab: full ctest output: $log"
+if [[ $nfailed -eq 0 && $ctest_rc -eq 0 ]]; then
+  echo "lab: all $total tests passed"
+  exit 0
+fi
+echo "lab: $nfailed of $total tests failed"
+exit 1
