@@ -309,10 +309,33 @@ if(EXISTS "${walk_src}")
 endif()
 
 # --- The lab (the glossary is a page of the course) -------------------------------------------------
+# raw_details(<var>): Doxygen 1.9.4 closes an HTML <details> block at every
+# paragraph, so each fold is passed through as raw HTML around its
+# Markdown body (whose code blocks Doxygen still renders).
+function(raw_details var)
+  set(text "${${var}}")
+  string(REGEX REPLACE "<details>\n<summary>([^\n]*)</summary>\n"
+         "\\\\htmlonly[block]<details><summary>\\1</summary>\\\\endhtmlonly\n" text "${text}")
+  string(REPLACE "</details>" "\\htmlonly[block]</details>\\endhtmlonly" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+set(answer_src "${DOCS_DIR}/labs/answers/${STEP}.md")
 if(EXISTS "${lab_src}")
   file(READ "${lab_src}" lab)
   lockstep_site_links(lab "docs/labs/${STEP}.md" "${STEP}/html")
   lockstep_site_label(lab lab)
   with_nav(lab "${lab_out}")
+  # The challenge's answer is a page of this step's site, named on the lab
+  # page by its path: make that a link (Doxygen resolves it to the page).
+  if(EXISTS "${answer_src}")
+    string(REPLACE "`docs/labs/answers/${STEP}.md`" "[docs/labs/answers/${STEP}.md](answers/${STEP}.md)" lab "${lab}")
+  endif()
+  raw_details(lab)
   file(WRITE "${lab_out}" "${lab}")
+endif()
+if(EXISTS "${answer_src}")
+  file(READ "${answer_src}" answer)
+  raw_details(answer)
+  file(WRITE "${OUT}/docs/labs/answers/${STEP}.md" "${answer}")
 endif()
