@@ -2,8 +2,10 @@
  * simple_task_wait: a plain thread waits for a task by awaiting it with a
  * tiny coroutine of its own, whose only job is to wake the thread up.
  * It uses nothing but the public await functions, so it is the same in every
- * step.
+ * step until step 06, whose sequencer adds one rule: no blocking wait on a
+ * thread that is draining its run queue of sequenced tasks.
  */
+#include "lockstep/sequencer.h"
 #include "lockstep/task.h"
 
 #include <assert.h>
@@ -35,6 +37,12 @@ task_result simple_task_wait(simple_task *task)
 {
     assert(task && task->m_promise && "simple_task_wait: empty task");
     if (!simple_task_await_ready(task)) {
+        /* Step 06: in a drain (a sequencer's maker, say), a task whose turn
+         * comes waits in this thread's run queue until we return: blocking
+         * could wait for ever for a task that only this thread can start. */
+        assert(!task_sequencer_thread_is_draining() &&
+               "simple_task_wait from a task_sequencer maker (this thread drains sequenced tasks) would hang: "
+               "what the maker queues starts only after it returns; hand that task out as the body, or co_await it");
         waker w;
         lockstep_coro_init(&w.coro, waker_resume, waker_destroy);
         /* With default attributes these cannot fail on Linux or macOS. */

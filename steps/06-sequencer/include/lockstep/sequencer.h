@@ -41,6 +41,7 @@
 #include "lockstep/task.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 /**
  * A link of the chain: one per queued task, allocated by
@@ -67,6 +68,15 @@ typedef struct task_sequencer {
  * @par Thread safety
  * Called once, on the thread that runs the queued task (the executor's, if
  * one was given), after every earlier task of the sequencer has completed.
+ * @par Blocking
+ * A maker must not block waiting for a task (simple_task_wait()) unless it
+ * was given an executor. Without one it runs inside its thread's drain of
+ * sequenced tasks (see task_sequencer_thread_is_draining()): a task it
+ * queues on an idle sequencer joins that thread's run queue and starts only
+ * once the maker has returned, so waiting for it would wait for ever. Hand
+ * such a task out as the body instead (`return task_sequencer_queue(other,
+ * ..., task);`), or await it from the body coroutine. A blocking wait while
+ * draining is an assert (when the task has not completed yet).
  */
 typedef int (*task_sequencer_maker)(void *ctx, simple_task *task);
 
@@ -116,11 +126,28 @@ void task_sequencer_destroy(task_sequencer *seq);
  * @par Thread safety
  * Any thread, concurrently with other task_sequencer_queue() calls on the
  * same sequencer (they are ordered by their exchange of `m_latest`), but not
- * with task_sequencer_destroy(). A coroutine must not block its thread
- * waiting for a sequenced task (e.g. with simple_task_wait()): that thread
- * may be the one that has to run it.
+ * with task_sequencer_destroy(). A coroutine or a maker must not block its
+ * thread waiting for a sequenced task (e.g. with simple_task_wait()): that
+ * thread may be the one that has to run it (see ::task_sequencer_maker).
  */
 int task_sequencer_queue(task_sequencer *seq, task_sequencer_maker maker, void *ctx, lockstep_executor *executor,
                          simple_task *task);
+
+/**
+ * @brief Whether the calling thread is draining its run queue: running
+ *        sequenced tasks, their makers, and the coroutines they resume
+ *        (README.md, "Bounded stack").
+ *
+ * While it is, a task whose turn comes on this thread (one queued on an
+ * idle sequencer, or the successor of one that completes here) waits in the
+ * run queue until the current one returns. simple_task_wait() asserts that
+ * this is false before it blocks: blocking here could wait for ever for a
+ * task that only this thread can start.
+ * @return true inside a drain, false on a plain thread (and in a maker that
+ *         runs on an executor's worker).
+ * @par Thread safety
+ * Any thread; it reads the calling thread's own state.
+ */
+bool task_sequencer_thread_is_draining(void);
 
 #endif /* LOCKSTEP_SEQUENCER_H */
