@@ -31,6 +31,7 @@
 #include "lockstep/task.h"
 #include "lockstep/trigger.h"
 #include "sequencer_bodies.h"
+#include "task_bodies.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -186,64 +187,25 @@ static void queue_op(int id, uint64_t fail_nth)
 
 /* ---- a coroutine awaiting a task the sequencer handed out ----------------------
  *
- *     awaiter(task) { result = co_await task; release(task); }
- *
- * It checks, where it continues past its co_await, whichever path the await
- * took, that the op's body has returned its value. */
-enum await_path { PATH_NONE, PATH_READY, PATH_SUSPENDED, PATH_LATE };
-
-typedef struct awaiter_frame {
-    lockstep_coro coro;
-    int id;           /* the op whose task it awaits */
-    simple_task task; /* owned: released after the await, or by destroy */
-    task_result result;
-    enum await_path path;
-    int finished;     /* times the code after the await ran: must be 1 */
-} awaiter_frame;
-
-static awaiter_frame *g_awaiter;
+ * task_bodies.h's driver: `result = co_await task; release(task);`. Its
+ * on_continue checks, where it continues past its co_await, whichever path
+ * the await took, that the op's body has returned its value. */
+static driver_frame *g_awaiter;
 static int g_awaited = -1;    /* the op whose task the awaiter owns, or -1 */
 static long g_await_paths[4]; /* over all schedules, by enum await_path */
 
-static lockstep_coro *awaiter_resume(lockstep_coro *self)
+static void check_awaiter_continues(driver_frame *f)
 {
-    awaiter_frame *f = (awaiter_frame *)self;
-    switch (self->resume_point) {
-    case 0:
-        self->resume_point = 1;
-        if (simple_task_await_ready(&f->task)) {
-            f->path = PATH_READY;
-        } else {
-            f->path = PATH_SUSPENDED; /* written before self is published */
-            if (simple_task_await_suspend(&f->task, self))
-                return NULL;
-            f->path = PATH_LATE;
-        }
-        /* fall through */
-    case 1:
-        if (f->path == PATH_SUSPENDED)
-            explore_note("the awaiter of task %s continues (resumed by its completion)", g_op_names[f->id]);
-        if (!g_returned[f->id])
-            explore_fail("continued before completion", "the awaiter of task %s continued past its co_await (%s) "
-                         "before body %s had returned its value", g_op_names[f->id],
-                         f->path == PATH_READY ? "await_ready said completed"
-                         : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
-                                                : "resumed after it suspended",
-                         g_op_names[f->id]);
-        f->result = simple_task_await_resume(&f->task);
-        simple_task_release(&f->task);
-        ++f->finished;
-        self->resume_point = LOCKSTEP_CORO_DONE;
-        return NULL;
-    default:
-        explore_fail("resumed twice", "the awaiter of task %s was resumed after it had finished", g_op_names[f->id]);
-    }
-}
-
-static void awaiter_destroy(lockstep_coro *self)
-{
-    simple_task_release(&((awaiter_frame *)self)->task); /* no-op if already released */
-    lockstep_coro_free(self);
+    int id = (int)(intptr_t)f->ctx;
+    if (f->path == PATH_SUSPENDED)
+        explore_note("the awaiter of task %s continues (resumed by its completion)", g_op_names[id]);
+    if (!g_returned[id])
+        explore_fail("continued before completion", "the awaiter of task %s continued past its co_await (%s) "
+                     "before body %s had returned its value", g_op_names[id],
+                     f->path == PATH_READY ? "await_ready said completed"
+                     : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
+                                            : "resumed after it suspended",
+                     g_op_names[id]);
 }
 
 /* Setup: G runs at once (an idle sequencer) and suspends on the gate. */
@@ -291,12 +253,12 @@ static void queue_a_then_await(void)
     queue_op(1, 0);
     if (g_errs[1])
         return;
-    g_awaiter = (awaiter_frame *)lockstep_coro_new(sizeof *g_awaiter, awaiter_resume, awaiter_destroy);
+    g_awaiter = driver_create(g_tasks[1]);
     if (!g_awaiter)
         explore_fail("setup", "could not make the awaiter");
     explore_name_coro(g_awaiter, "awaiter of A");
-    g_awaiter->id = 1;
-    g_awaiter->task = g_tasks[1];
+    g_awaiter->on_continue = check_awaiter_continues;
+    g_awaiter->ctx = (void *)(intptr_t)1;
     g_awaited = 1;
     g_tasks[1] = (simple_task){0};
     explore_note("the awaiter: co_await task A");
@@ -404,15 +366,19 @@ static void check_sequencer(void)
 /* The awaiter finished its await once, with A's value; then the sequencer's checks. */
 static void check_awaiter(void)
 {
-    awaiter_frame *f = g_awaiter;
+    driver_frame *f = g_awaiter;
     if (f) {
-        const char *n = g_op_names[f->id];
+        int id = (int)(intptr_t)f->ctx;
+        const char *n = g_op_names[id];
+        if (f->finished > 1 || f->resumed_when_done)
+            explore_fail("resumed twice", "the awaiter of task %s finished its await %d times and was resumed %d "
+                         "times after its end", n, f->finished, f->resumed_when_done);
         if (f->finished == 0)
             explore_fail("lost wake-up", "the awaiter of task %s is still suspended, and every thread has finished: "
                          "nobody will ever resume it", n);
-        if (f->result.error || f->result.value != g_ops[f->id].result.value)
+        if (f->result.error || f->result.value != g_ops[id].result.value)
             explore_fail("wrong value", "the awaiter of task %s got {%d, %ld}, expected its body's {0, %ld}", n,
-                         f->result.error, (long)f->result.value, (long)g_ops[f->id].result.value);
+                         f->result.error, (long)f->result.value, (long)g_ops[id].result.value);
         ++g_await_paths[f->path];
         lockstep_coro_destroy(&f->coro);
         g_awaiter = NULL;

@@ -90,41 +90,16 @@ static void make_task(void)
     g_body_returned = false;
 }
 
-/* driver_resume, with the check where the driver continues past
- * `co_await task`, whichever path its await took. */
-static lockstep_coro *checked_driver_resume(lockstep_coro *self)
+/* Where the driver continues past `co_await task`, whichever path its
+ * await took (driver_frame's on_continue). */
+static void check_driver_continues(driver_frame *f)
 {
-    driver_frame *f = (driver_frame *)self;
-    switch (self->resume_point) {
-    case 0:
-        self->resume_point = 1;
-        if (simple_task_await_ready(&f->task)) {
-            f->path = PATH_READY;
-        } else {
-            f->path = PATH_SUSPENDED; /* written before self is published */
-            if (simple_task_await_suspend(&f->task, self))
-                return NULL;
-            f->path = PATH_LATE; /* completed between await_ready and await_suspend */
-        }
-        /* fall through */
-    case 1:
-        if (!g_body_returned)
-            explore_fail("continued before completion", "the driver continued past `co_await task` (%s) before the "
-                         "task's body had returned its value",
-                         f->path == PATH_READY ? "await_ready said completed"
-                         : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
-                                                : "resumed after it suspended");
-        if (f->resumes)
-            ++*f->resumes;
-        f->result = simple_task_await_resume(&f->task);
-        simple_task_release(&f->task);
-        ++f->finished;
-        self->resume_point = LOCKSTEP_CORO_DONE;
-        return NULL;
-    default:
-        ++f->resumed_when_done;
-        return NULL;
-    }
+    if (!g_body_returned)
+        explore_fail("continued before completion", "the driver continued past `co_await task` (%s) before the "
+                     "task's body had returned its value",
+                     f->path == PATH_READY ? "await_ready said completed"
+                     : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
+                                            : "resumed after it suspended");
 }
 
 /* The driver's resume function, with a trace line when the completion
@@ -133,7 +108,7 @@ static lockstep_coro *noted_driver_resume(lockstep_coro *self)
 {
     if (self->resume_point == 1)
         explore_note("the driver continues after its co_await (resumed by the completion)");
-    return checked_driver_resume(self);
+    return driver_resume(self);
 }
 
 static void make_task_and_driver(void)
@@ -143,6 +118,7 @@ static void make_task_and_driver(void)
     if (!g_driver)
         explore_fail("setup", "could not create the driver");
     g_driver->coro.resume = noted_driver_resume;
+    g_driver->on_continue = check_driver_continues;
     explore_name_coro(g_driver, "driver");
 }
 

@@ -98,6 +98,11 @@ typedef struct driver_frame {
     int finished;         /* times the code after the await ran: must be 1 */
     int resumed_when_done; /* resumes after the end: must stay 0 */
     int *resumes;         /* optional: counts resumptions, outlives the frame */
+    /* optional: runs where the driver continues past its co_await, on every
+     * path, before await_resume (the explorer checks there that the task's
+     * body has returned); ctx is the caller's */
+    void (*on_continue)(struct driver_frame *f);
+    void *ctx;
 } driver_frame;
 
 static inline lockstep_coro *driver_resume(lockstep_coro *self)
@@ -116,6 +121,8 @@ static inline lockstep_coro *driver_resume(lockstep_coro *self)
         }
         /* fall through */
     case 1:
+        if (f->on_continue)
+            f->on_continue(f);
         if (f->resumes)
             ++*f->resumes;
         f->result = simple_task_await_resume(&f->task);
