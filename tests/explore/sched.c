@@ -507,8 +507,11 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
+static long g_schedules; /* run so far, over every round: the failure report says how many */
+
 static void run_once(const explore_scenario *s)
 {
+    ++g_schedules;
     explore_alloc_reset();
     explore_trace_reset();
     model_clock_reset();
@@ -560,6 +563,9 @@ void explore_failure_footer(void)
     explore_schedule_id(id, sizeof id);
     char weaken[512];
     explore_weaken_args(weaken, sizeof weaken);
+    if (!g_replay)
+        printf("explore: found after %ld schedule%s (bound %d: at most %d preemptions and stale reads)\n",
+               g_schedules, g_schedules == 1 ? "" : "s", g_bound, g_bound);
     printf("explore: step %02d %s %s, schedule %s; replay it with:\n    %s %s%s --replay %s\n", explore_step,
            explore_component, g_scenario ? g_scenario->name : "?", id, g_program ? g_program : "explore",
            g_scenario ? g_scenario->name : "?", weaken, id);
