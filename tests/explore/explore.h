@@ -99,6 +99,12 @@ void explore_wait_until(bool (*ready)(void), const char *what);
  * thread may be writing; never around the step's own code. */
 void explore_unchecked(bool on);
 
+/* The deepest nesting of trampolines the step's code started on one thread
+ * since the scenario's threads started (hook.h: a lockstep_coro_resume in
+ * the step's sources): 1 is a coroutine resumed from the step's code; a
+ * chain of completions that nests one more each is a stack that grows. */
+int explore_resume_nesting(void);
+
 /* Whether the current run is a replay (--replay): summaries are skipped. */
 bool explore_replaying(void);
 
@@ -138,6 +144,8 @@ int explore_cond_signal(pthread_cond_t *c, const char *text, const char *file, i
 int explore_cond_broadcast(pthread_cond_t *c, const char *text, const char *file, int line);
 
 void *explore_alloc_at(size_t size, const char *file, int line);
+struct lockstep_coro;
+void explore_coro_resume(struct lockstep_coro *h);
 void explore_free_at(void *p, const char *file, int line);
 
 /* ---- between the explorer's own files ------------------------------------ */

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "lockstep/alloc.h"
+#include "lockstep/coro.h"
 
 #include "explore.h"
 
@@ -151,6 +152,12 @@
 #define pthread_cond_wait(c, m) explore_cond_wait((c), (m), #c, __FILE__, __LINE__)
 #define pthread_cond_signal(c) explore_cond_signal((c), #c, __FILE__, __LINE__)
 #define pthread_cond_broadcast(c) explore_cond_broadcast((c), #c, __FILE__, __LINE__)
+
+/* A coroutine resumed from the step's code runs a trampoline inside the
+ * caller's: the explorer counts how deep they nest (sched.c), so that a
+ * scenario can check that the C stack does not grow with a chain of
+ * completions (errata 5: resume the next one inline instead of returning it). */
+#define lockstep_coro_resume(h) explore_coro_resume(h)
 
 /* Allocations carry their file:line into the trace and the leak report. */
 #define lockstep_alloc(size) explore_alloc_at((size), __FILE__, __LINE__)

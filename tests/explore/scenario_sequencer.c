@@ -428,6 +428,32 @@ static void await_summary(void)
     }
 }
 
+/* ---- a backlog, drained in constant stack -----------------------------------------
+ *
+ * A, B and C are queued behind G in the setup; T0 then completes G, and the
+ * three run one after another on T0. The sequencer drains its run queue in
+ * a loop (errata 5's fix): however long the backlog, the step's code nests
+ * the same few trampolines (a queued task's start, its maker's body). The
+ * article's code resumes each successor inside the one before: one more
+ * level per queued task, a stack overflow at a million. */
+enum { BACKLOG_NESTING = 2 }; /* one task's run: the drain resumes it, its maker starts its body */
+
+static void make_backlog(void)
+{
+    make_sequencer();
+    for (int id = 1; id < MAX_OPS; ++id)
+        queue_op(id, 0);
+}
+
+static void check_backlog(void)
+{
+    if (explore_resume_nesting() > BACKLOG_NESTING)
+        explore_fail("stack grows", "draining a backlog of %d tasks nested %d trampolines: each task's successor "
+                     "was resumed inside it, so the C stack grows with the backlog (errata 5; "
+                     "steps/06-sequencer/README.md, \"Bounded stack\")", MAX_OPS - 1, explore_resume_nesting());
+    check_sequencer();
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "queue_vs_queue_vs_completion", .min_step = 6,
@@ -446,6 +472,10 @@ const explore_scenario explore_scenarios[] = {
      .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_gate, queue_a_b_then_destroy},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = destroy_summary,
      .preemptions = 2},
+    {.name = "backlog_drains_flat", .min_step = 6,
+     .about = "A, B and C wait behind G; T0 completes G: they run in turn, in constant stack",
+     .nthreads = 1, .thread_names = {"completer"}, .threads = {complete_gate},
+     .begin = reset_counts, .setup = make_backlog, .check = check_backlog},
     {.name = "await_queued_task", .min_step = 6,
      .about = "T0 completes the running task G while T1 queues A and awaits task A: it continues only after body A",
      .nthreads = 2, .thread_names = {"completer", "queues A, awaits it"}, .threads = {complete_gate, queue_a_then_await},

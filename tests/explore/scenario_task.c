@@ -236,8 +236,85 @@ static void check_waited(void)
     simple_task_release(&g_task);
 }
 
+/* ---- a chain of awaits, completed at once -------------------------------------------
+ *
+ *     plus_one(inner) { r = co_await inner; co_return r + 1; }
+ *
+ * CHAIN of them, each awaiting the one before, the first awaiting the
+ * triggered task. Firing the trigger completes them all in a row: each
+ * final_suspend hands its awaiter to the trampoline, which resumes it, so
+ * the step's code never starts a trampoline inside another. A final_suspend
+ * that resumed its awaiter itself would nest one level per link: the C
+ * stack grows with the chain (the unit test deep_await_chain measures the
+ * same at 100,000 links). */
+enum { CHAIN = 4 };
+
+typedef struct plus_one_frame {
+    simple_promise promise;
+    simple_task inner;
+} plus_one_frame;
+
+static simple_task g_chain[CHAIN];
+
+static lockstep_coro *plus_one_body(lockstep_coro *self)
+{
+    plus_one_frame *f = (plus_one_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (!simple_task_await_ready(&f->inner) && simple_task_await_suspend(&f->inner, self))
+            return NULL;
+        /* fall through */
+    case 1: {
+        task_result r = simple_task_await_resume(&f->inner);
+        simple_task_release(&f->inner);
+        simple_promise_return_value(&f->promise, (task_result){r.error, r.value + 1});
+        return simple_promise_final_suspend(&f->promise);
+    }
+    }
+    return NULL; /* not reached: a finished task is never resumed */
+}
+
+static void make_chain(void)
+{
+    static const char *const names[CHAIN] = {"link 1", "link 2", "link 3", "link 4"};
+    make_task();
+    simple_task inner = g_task;
+    for (int i = 0; i < CHAIN; ++i) {
+        simple_promise *p;
+        if (simple_promise_create(&p, sizeof(plus_one_frame), plus_one_body) != 0)
+            explore_fail("setup", "could not create link %d of the chain", i + 1);
+        ((plus_one_frame *)p)->inner = inner;
+        explore_name_coro(p, names[i]);
+        simple_task_start(&g_chain[i], p); /* awaits inner: suspends at once */
+        inner = g_chain[i];
+    }
+    g_body_returned = true; /* the chain's links await without the driver's check */
+}
+
+static void check_chain(void)
+{
+    simple_task *last = &g_chain[CHAIN - 1];
+    if (!simple_task_await_ready(last))
+        explore_fail("lost wake-up", "the chain's last link never completed");
+    task_result r = simple_task_await_resume(last);
+    if (r.error || r.value != 42 + CHAIN)
+        explore_fail("wrong value", "the chain ended with {%d, %ld}, expected {0, %d}", r.error, (long)r.value,
+                     42 + CHAIN);
+    if (explore_resume_nesting() > 1)
+        explore_fail("stack grows", "completing a chain of %d awaits nested %d trampolines: each final_suspend "
+                     "resumed its awaiter itself instead of returning it to the trampoline, so the C stack grows "
+                     "with the chain (errata 5's shape; steps/01-mutex/README.md, \"From C++ to C\")", CHAIN,
+                     explore_resume_nesting());
+    simple_task_release(last);
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
+    {.name = "await_chain", .min_step = 1,
+     .about = "T0 fires the trigger under a chain of 4 awaits: they complete in a row, in constant stack",
+     .nthreads = 1, .thread_names = {"completer"}, .threads = {complete}, .setup = make_chain,
+     .check = check_chain},
     {.name = "completion_vs_await", .min_step = 1,
      .about = "the body completes on T0 while T1 awaits the task (ready, suspended and late paths)",
      .nthreads = 2, .thread_names = {"completer", "awaiter"}, .threads = {complete, await_task},

@@ -33,6 +33,8 @@
 #include "explore.h"
 #include "model.h"
 
+#include "lockstep/coro.h"
+
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -509,6 +511,21 @@ static void *thread_main(void *arg)
 
 static long g_schedules; /* run so far, over every round: the failure report says how many */
 
+/* ---- how deep the step's trampolines nest ------------------------------------ */
+
+static _Thread_local int t_nesting;
+static int g_max_nesting;
+
+void explore_coro_resume(struct lockstep_coro *h)
+{
+    if (++t_nesting > g_max_nesting)
+        g_max_nesting = t_nesting;
+    lockstep_coro_resume(h);
+    --t_nesting;
+}
+
+int explore_resume_nesting(void) { return g_max_nesting; }
+
 static void run_once(const explore_scenario *s)
 {
     ++g_schedules;
@@ -528,6 +545,7 @@ static void run_once(const explore_scenario *s)
 
     g_arrived_at_start = 0;
     g_running = MAIN;
+    g_max_nesting = 0; /* the setup's own starts do not count */
     for (int i = 0; i < s->nthreads; ++i)
         model_thread_start(i);
     for (int i = 0; i < s->nthreads; ++i)
