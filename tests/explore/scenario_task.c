@@ -238,42 +238,16 @@ static void check_waited(void)
 
 /* ---- a chain of awaits, completed at once -------------------------------------------
  *
- *     plus_one(inner) { r = co_await inner; co_return r + 1; }
- *
- * CHAIN of them, each awaiting the one before, the first awaiting the
- * triggered task. Firing the trigger completes them all in a row: each
- * final_suspend hands its awaiter to the trampoline, which resumes it, so
- * the step's code never starts a trampoline inside another. A final_suspend
- * that resumed its awaiter itself would nest one level per link: the C
- * stack grows with the chain (the unit test deep_await_chain measures the
- * same at 100,000 links). */
+ * CHAIN of task_bodies.h's plus_one, each awaiting the one before, the first
+ * awaiting the triggered task. Firing the trigger completes them all in a
+ * row: each final_suspend hands its awaiter to the trampoline, which resumes
+ * it, so the step's code never starts a trampoline inside another. A
+ * final_suspend that resumed its awaiter itself would nest one level per
+ * link: the C stack grows with the chain (the unit test deep_await_chain
+ * measures the same at 100,000 links). */
 enum { CHAIN = 4 };
 
-typedef struct plus_one_frame {
-    simple_promise promise;
-    simple_task inner;
-} plus_one_frame;
-
 static simple_task g_chain[CHAIN];
-
-static lockstep_coro *plus_one_body(lockstep_coro *self)
-{
-    plus_one_frame *f = (plus_one_frame *)self;
-    switch (self->resume_point) {
-    case 0:
-        self->resume_point = 1;
-        if (!simple_task_await_ready(&f->inner) && simple_task_await_suspend(&f->inner, self))
-            return NULL;
-        /* fall through */
-    case 1: {
-        task_result r = simple_task_await_resume(&f->inner);
-        simple_task_release(&f->inner);
-        simple_promise_return_value(&f->promise, (task_result){r.error, r.value + 1});
-        return simple_promise_final_suspend(&f->promise);
-    }
-    }
-    return NULL; /* not reached: a finished task is never resumed */
-}
 
 static void make_chain(void)
 {
@@ -281,12 +255,9 @@ static void make_chain(void)
     make_task();
     simple_task inner = g_task;
     for (int i = 0; i < CHAIN; ++i) {
-        simple_promise *p;
-        if (simple_promise_create(&p, sizeof(plus_one_frame), plus_one_body) != 0)
+        if (plus_one(&g_chain[i], inner) != 0) /* awaits inner: suspends at once */
             explore_fail("setup", "could not create link %d of the chain", i + 1);
-        ((plus_one_frame *)p)->inner = inner;
-        explore_name_coro(p, names[i]);
-        simple_task_start(&g_chain[i], p); /* awaits inner: suspends at once */
+        explore_name_coro(g_chain[i].m_promise, names[i]);
         inner = g_chain[i];
     }
     g_body_returned = true; /* the chain's links await without the driver's check */

@@ -101,53 +101,17 @@ END_TEST
  * resumption starts at the same depth. */
 #define CHAIN_DEPTH 100000
 
-typedef struct plus_one_frame {
-    simple_promise promise;
-    simple_task inner;
-} plus_one_frame;
-
 static uintptr_t g_lowest_sp, g_highest_sp;
 static size_t g_chain_resumes;
 
+/* plus_one_on_resume (task_bodies.h): each link's resumption, and its depth. */
 static void record_stack_depth(void)
 {
+    ++g_chain_resumes;
     /* the real frame: under ASan a local's address may be on its fake stack */
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     g_lowest_sp = sp < g_lowest_sp ? sp : g_lowest_sp;
     g_highest_sp = sp > g_highest_sp ? sp : g_highest_sp;
-}
-
-static lockstep_coro *plus_one_body(lockstep_coro *self)
-{
-    plus_one_frame *f = (plus_one_frame *)self;
-    switch (self->resume_point) {
-    case 0:
-        self->resume_point = 1;
-        if (!simple_task_await_ready(&f->inner) && simple_task_await_suspend(&f->inner, self))
-            return NULL;
-        /* fall through */
-    case 1: {
-        ++g_chain_resumes;
-        record_stack_depth();
-        task_result r = simple_task_await_resume(&f->inner);
-        simple_task_release(&f->inner);
-        r.value += 1;
-        simple_promise_return_value(&f->promise, r);
-        return simple_promise_final_suspend(&f->promise);
-    }
-    }
-    return NULL;
-}
-
-static int plus_one(simple_task *task, simple_task inner)
-{
-    simple_promise *p;
-    int err = simple_promise_create(&p, sizeof(plus_one_frame), plus_one_body);
-    if (err)
-        return err;
-    ((plus_one_frame *)p)->inner = inner;
-    simple_task_start(task, p);
-    return 0;
 }
 
 START_TEST(deep_await_chain)
@@ -166,7 +130,9 @@ START_TEST(deep_await_chain)
     g_lowest_sp = UINTPTR_MAX;
     g_highest_sp = 0;
     g_chain_resumes = 0;
+    plus_one_on_resume = record_stack_depth;
     lockstep_trigger_fire(&trig);
+    plus_one_on_resume = NULL;
     ck_assert_msg(g_chain_resumes == CHAIN_DEPTH, "expected %d awaiters resumed in a chain, %zu were", CHAIN_DEPTH,
                   g_chain_resumes);
     ck_assert_msg(g_highest_sp - g_lowest_sp < 1024,
