@@ -95,6 +95,11 @@ def expectation(text, start, end):
         return ["lock"], "locks the mutex"
     if re.search(r"does the atomic operation at $", before):
         return ["atomic_"], "does the atomic operation"
+    # The explorer's report of an access quotes the line: "reads at
+    # event.c:72 (fifo = fifo->next;)".
+    m = re.match(r" \((.+?)\)(?=[ ,]|$)", after) if re.search(r"\bat $", before) else None
+    if m:
+        return [m.group(1)], "the line the report quotes"
     if re.match(r"=(relaxed|acquire|release|acq_rel|consume)\b", after):
         return ["memory_order_"], "--weaken's atomic operation"
     if re.match(r": \w+: Assertion", after):
@@ -129,7 +134,8 @@ def check_page(page, step, step_dirs, repo, problems):
         base = step_dirs[this]
         rest = prefix.split(this + "/", 1)[1] if this + "/" in prefix else ""
         candidates = [os.path.join(base, rest, name), os.path.join(base, "src", name),
-                      os.path.join(base, "include", "lockstep", name)]
+                      os.path.join(base, "include", "lockstep", name),
+                      os.path.join(repo, "common", "include", "lockstep", name)]  # every step's coro.h
         path = next((c for c in candidates if os.path.isfile(c)), None)
         count += 1
         if not path:

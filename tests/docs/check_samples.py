@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""check_samples.py BUILD [--update] [FILE...]: every sample output quoted in
+the course's Markdown is what the real program prints today.
+
+A quoted output is marked by an HTML comment right before its code block
+(fenced, or indented by four spaces; blank lines may come between), which
+GitHub and Doxygen do not show:
+
+    <!-- sample: explore_task_step03 completion_vs_await -->
+    ```
+    explore: step 03 task completion_vs_await: ...
+    ```
+
+The marker names a command; this check runs it and compares its output with
+the block, after the normalizations below (NORMALIZE: only what genuinely
+differs from machine to machine or from run to run). The commands:
+
+  PROGRAM ARGS...         a program of the build tree (BUILD), found by name
+                          (explore_task_step03, unit_task_step03, ...)
+  lab NN MUTANT [N]       tests/labs/run.sh on a copy of step NN with the
+                          edit MUTANT of sample_mutants.tsv (beside this
+                          file) applied: the lab a student runs, from its
+                          list of failed tests to its last line (N: run.sh's
+                          EXERCISE argument). It builds in BUILD/samples/.
+  mutant NN MUTANT PROGRAM ARGS...
+                          PROGRAM of that copy's build (the same build): a
+                          student's own copy of a step, under the explorer
+
+After the command, options, each after a `|`:
+
+  | from REGEX            the block starts at the first line matching REGEX
+                          (a quote that leaves out the lines before)
+  | lines N               only the first N lines (after `from`)
+  | varies REGEX          what REGEX matches (its group 1, if it has one) may
+                          differ from run to run: a race test's count, say.
+                          The block shows one run's value; any value passes.
+
+With --update, every marked block is rewritten from the real output (after
+the same normalizations) instead of compared: run it after a change of
+output that the text should follow, then read the diff. FILE... limits the
+check to those files (default: every page a reader reads, PAGES below).
+Exits 1 when a block differs from its program's output or a program is
+missing. Standard library only.
+"""
+import difflib
+import glob
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PAGES = ["README.md", "steps/*/README.md", "docs/labs/*.md", "docs/labs/answers/*.md",
+         "docs/walkthroughs/*.md", "tests/explore/README.md", "tests/mutants/README.md",
+         "tests/bench/cxx/README.md", "docs/ERRATA.md"]
+MUTANTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_mutants.tsv")
+MARKER = re.compile(r"^( *)<!-- sample: (.*?) -->\s*$")
+TIMEOUT = 600  # seconds per command: a lab builds a step
+
+
+def normalize(text, replacements):
+    """The output as a reader may see it on any machine."""
+    # Paths of this machine (the build tree, a lab's copy and build
+    # directory) become the ones the text uses: (absolute path, shown as).
+    for path, shown in replacements:
+        text = text.replace(path, shown)
+    # Addresses differ from run to run (ASLR): a crash report's
+    # "Segmentation fault at 0x7f35b34f4008". Pointer-sized numbers only.
+    text = re.sub(r"0x[0-9a-f]{6,}", "0x...", text)
+    # Trailing blanks are a trace's column padding: invisible on a page,
+    # and editors strip them.
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    return text.strip("\n") + "\n"
+
+
+CACHE = {}
+
+
+def find_program(build, name, cache):
+    if not cache:
+        for d, dirs, files in os.walk(build):
+            dirs[:] = [x for x in dirs if x != "CMakeFiles" and x != "samples"]
+            for f in files:
+                p = os.path.join(d, f)
+                if os.access(p, os.X_OK) and not f.endswith((".sh", ".py")):
+                    cache.setdefault(f, []).append(p)
+    found = cache.get(name, [])
+    return found[0] if len(found) == 1 else None
+
+
+def read_mutants():
+    """{(NN, name): (file, original, replacement)} from sample_mutants.tsv."""
+    out = {}
+    with open(MUTANTS, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            nn, file, name, original, replacement = line.rstrip("\n").split("\t")[:5]
+            unescape = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
+            out[(nn, name)] = (file, unescape(original), unescape(replacement))
+    return out
+
+
+def run_program(build, argv, fresh=False):
+    exe = find_program(build, argv[0], {} if fresh else CACHE)
+    if not exe:
+        return None, f"no program {argv[0]} in {build} (build it: cmake --build --preset test --target {argv[0]})"
+    r = subprocess.run([exe] + argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=TIMEOUT, cwd=os.path.dirname(exe))
+    # A trace's replay hint names the program by the path it was run with:
+    # the program's own directory, shown as "./" (run it from there).
+    return normalize(r.stdout, [(os.path.dirname(exe) + "/", "./")]), None
+
+
+def prepare_copy(build, nn, name):
+    """A copy of step NN with the edit NAME applied, and its lab build
+    directory: (copy, lab build), or (None, why not)."""
+    mutant = read_mutants().get((nn, name))
+    if not mutant:
+        return None, f"no mutant {nn} {name} in {MUTANTS}"
+    file, original, replacement = mutant
+    steps = glob.glob(os.path.join(ROOT, "steps", nn + "-*"))
+    if len(steps) != 1:
+        return None, f"no step {nn}"
+    step = os.path.basename(steps[0])
+    # One copy and one build per step, reused: the next sample of the same
+    # step rebuilds only the file its edit changes (a file is rewritten only
+    # when its text differs, so make sees what changed).
+    base = os.path.join(build, "samples")
+    copy = os.path.join(base, "copy-" + nn, step)
+    for d, _, files in os.walk(steps[0]):
+        for f in files:
+            src = os.path.join(d, f)
+            rel = os.path.relpath(src, steps[0])
+            dst = os.path.join(copy, rel)
+            with open(src, encoding="utf-8") as fh:
+                text = fh.read()
+            if rel == file:
+                if text.count(original) != 1:
+                    return None, f"mutant {nn} {name}: its original text is not exactly once in {step}/{file}"
+                text = text.replace(original, replacement)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if not os.path.exists(dst) or open(dst, encoding="utf-8").read() != text:
+                with open(dst, "w", encoding="utf-8") as out:
+                    out.write(text)
+    return (copy, os.path.join(base, "lab-" + nn)), None
+
+
+def run_lab(build, args):
+    """tests/labs/run.sh on a copy of the step with one edit, as a student runs it."""
+    if len(args) not in (2, 3):
+        return None, "a lab sample is `lab NN MUTANT [EXERCISE]`"
+    nn = args[0]
+    dirs, err = prepare_copy(build, nn, args[1])
+    if err:
+        return None, err
+    copy, lab_build = dirs
+    env = dict(os.environ, LOCKSTEP_LAB_BUILD=lab_build)
+    r = subprocess.run([os.path.join(ROOT, "tests", "labs", "run.sh"), nn, copy] + args[2:],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                       timeout=TIMEOUT, cwd=ROOT)
+    out = r.stdout
+    start = out.find("lab: tests that failed")
+    if start < 0:
+        start = out.find("lab: every test of step")
+    if start < 0:
+        return None, f"run.sh printed no report (exit {r.returncode}):\n{out[-3000:]}"
+    # The copy and the lab's build directory are this machine's paths; the
+    # lab's text copies the step to /tmp/me/ and builds in build/lab-NN.
+    return normalize(out[start:], [(lab_build, f"build/lab-{nn}"), (os.path.dirname(copy), "/tmp/me")]), None
+
+
+def run_mutant(build, args):
+    """A program of the lab's build of a copy of the step with one edit."""
+    if len(args) < 3:
+        return None, "a mutant sample is `mutant NN MUTANT PROGRAM ARGS...`"
+    nn = args[0]
+    dirs, err = prepare_copy(build, nn, args[1])
+    if err:
+        return None, err
+    copy, lab_build = dirs
+    # Configured as tests/labs/run.sh configures it, so that both share it.
+    steps = [["cmake", "--preset", "test", "-B", lab_build, "-DLOCKSTEP_DOCS=OFF", "-DLOCKSTEP_UNIT_TIMEOUT=20",
+              f"-DLOCKSTEP_STEP_DIR_{nn}={copy}"],
+             ["cmake", "--build", lab_build, "--target", args[2]]]
+    for cmd in steps:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                           timeout=TIMEOUT)
+        if r.returncode != 0:
+            return None, f"`{' '.join(cmd)}` failed:\n{r.stdout[-3000:]}"
+    return run_program(lab_build, args[2:], fresh=True)
+
+
+def blocks(lines):
+    """(marker line index, spec, first, end, indent) of every marked block:
+    lines[first:end] is its text, each line indented by indent."""
+    i = 0
+    while i < len(lines):
+        m = MARKER.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        marker, ind = i, len(m.group(1))
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        if j < len(lines) and lines[j][ind:].startswith("```") and lines[j][:ind].strip() == "":
+            k = j + 1
+            while k < len(lines) and lines[k].strip() != "```":
+                k += 1
+            yield marker, m.group(2), j + 1, k, ind
+            i = k + 1
+        elif j < len(lines) and lines[j].startswith(" " * (ind + 4)):
+            k = j
+            while k < len(lines) and (lines[k].startswith(" " * (ind + 4)) or not lines[k].strip()):
+                k += 1
+            while k > j and not lines[k - 1].strip():
+                k -= 1
+            yield marker, m.group(2), j, k, ind + 4
+            i = k
+        else:
+            yield marker, m.group(2), None, None, ind
+            i = j
+
+
+def parse(spec):
+    parts = [p.strip() for p in spec.split(" | ")]
+    options = []
+    for p in parts[1:]:
+        key, _, value = p.partition(" ")
+        if key not in ("from", "lines", "varies"):
+            raise ValueError(f"unknown option `{key}` (from, lines, varies)")
+        options.append((key, value))
+    return parts[0].split(), options
+
+
+def produce(build, argv, options):
+    if argv[0] == "lab":
+        out, err = run_lab(build, argv[1:])
+    elif argv[0] == "mutant":
+        out, err = run_mutant(build, argv[1:])
+    else:
+        out, err = run_program(build, argv)
+    if err:
+        return None, err
+    for key, value in options:
+        if key == "from":
+            lines = out.split("\n")
+            at = next((n for n, line in enumerate(lines) if re.search(value, line)), None)
+            if at is None:
+                return None, f"the output has no line matching `{value}`:\n{out}"
+            out = "\n".join(lines[at:])
+        elif key == "lines":
+            out = "\n".join(out.split("\n")[:int(value)]) + "\n"
+    return out, None
+
+
+def blank_varying(text, options):
+    for key, value in options:
+        if key == "varies":
+            rx = re.compile(value)
+            text = rx.sub(lambda m: m.group(0).replace(m.group(rx.groups and 1 or 0), "<varies>"), text)
+    return text
+
+
+def check_file(build, path, update):
+    """The number of wrong blocks; rewrites them with --update."""
+    rel = os.path.relpath(path, ROOT)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    wrong = 0
+    edits = []
+    for marker, spec, first, end, ind in blocks(lines):
+        where = f"{rel}:{marker + 1}"
+        if first is None:
+            print(f"{where}: a sample marker must come right before its code block: {spec}")
+            wrong += 1
+            continue
+        try:
+            argv, options = parse(spec)
+            out, err = produce(build, argv, options)
+        except (ValueError, subprocess.TimeoutExpired) as e:
+            out, err = None, str(e)
+        if err:
+            print(f"{where}: `{spec}`: {err}")
+            wrong += 1
+            continue
+        have = "\n".join(line[ind:] for line in lines[first:end]).strip("\n") + "\n"
+        if blank_varying(have, options) == blank_varying(out, options):
+            continue
+        if update:
+            edits.append((first, end, [(" " * ind + line).rstrip() for line in out.rstrip("\n").split("\n")]))
+            print(f"{where}: rewritten from `{spec}`")
+            continue
+        wrong += 1
+        print(f"{where}: the block no longer shows what `{spec}` prints (- the page, + the program):")
+        for d in difflib.unified_diff(have.split("\n"), out.split("\n"), "page", "program", lineterm="", n=1):
+            print("    " + d)
+    for first, end, new in reversed(edits):
+        lines[first:end] = new
+    if edits:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+    return wrong
+
+
+def main(argv):
+    args = [a for a in argv[1:] if a != "--update"]
+    update = "--update" in argv
+    if not args or not os.path.isdir(args[0]):
+        sys.exit(__doc__)
+    build = os.path.abspath(args[0])
+    files = [os.path.abspath(f) for f in args[1:]] or sorted(
+        p for pattern in PAGES for p in glob.glob(os.path.join(ROOT, pattern)))
+    wrong, count = 0, 0
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            count += sum(1 for line in f if MARKER.match(line))
+        wrong += check_file(build, path, update)
+    if wrong:
+        print(f"check_samples: {wrong} of {count} sample outputs are not what their programs print; "
+              f"rewrite them from the real output with: {os.path.relpath(__file__, ROOT)} {args[0]} --update")
+        return 1
+    print(f"check_samples: {count} sample outputs, each what its program prints"
+          + (" (rewritten where they were not)" if update else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
