@@ -18,7 +18,8 @@ answer's definition in its first ```c block. `stub` and `answer` replace the
 function's definition (from its first line to its closing brace) in the copy;
 the comment above it stays. `verify` runs tests/labs/run.sh NN COPY
 --challenge and checks its exit status: non-zero with the stub, 0 with the
-answer (every test of the step passes).
+answer (every test of the step passes), and that every test the stub fails
+is in the lab's "**Checked by:**" list.
 """
 import glob
 import os
@@ -105,6 +106,20 @@ def put(nn, copy, which):
     print(f"challenge: {which} of {function}() put in {path}")
 
 
+def failed_tests(report):
+    """The tests run.sh lists under "lab: tests that failed"."""
+    part = report.split("lab: tests that failed", 1)[1] if "lab: tests that failed" in report else ""
+    part = part.split("\n\n", 1)[0]
+    return re.findall(r"^  (step\d\d\.\S+)$", part, re.M)
+
+
+def checked_by(nn):
+    name = step_name(nn)
+    lab = open(os.path.join(ROOT, "docs", "labs", name + ".md")).read()
+    m = re.search(r"^\*\*Checked by:\*\*(.*)$", lab, re.M)
+    return re.findall(r"`(step\d\d\.[^`]+)`", m.group(1)) if m else []
+
+
 def verify(nns):
     run = os.path.join(ROOT, "tests", "labs", "run.sh")
     bad = []
@@ -128,6 +143,13 @@ def verify(nns):
                       f"{'as expected' if ok else 'NOT as expected'} (the {which} must {want})\n")
                 if not ok:
                     bad.append(f"{nn} {which}")
+                # The lab's "Checked by" list names every test the stub fails:
+                # a student reads it to know what will judge the function.
+                unlisted = sorted(set(failed_tests(out)) - set(checked_by(nn))) if which == "stub" else []
+                if unlisted:
+                    print(f"challenge {nn} stub: also fails {', '.join(unlisted)}, which the lab's "
+                          f"'**Checked by:**' list does not name\n")
+                    bad.append(f"{nn} stub (Checked by)")
     if bad:
         sys.exit("challenge: not as expected: " + ", ".join(bad))
     print("challenge: every stub failed and every answer passed")
