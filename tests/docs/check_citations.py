@@ -29,9 +29,11 @@ A citation in prose with no code span beside it fails: the convention is to
 say which code is meant, so that a moved line is caught. `--weaken
 task.c:102=release` cites an atomic operation: the line must hold a
 memory order. Walkthrough trace and graph markers (`<!-- trace ... -->`,
-`<!-- graph ... -->`) are not read: the explorer prints those
-traces from the real code at every docs build, and the marker's `expect`
-already fails the build when they change.
+`<!-- graph ... -->`), and the quoted output of a changed copy
+(`<!-- sample: lab ...` or `mutant ...`, tests/docs/check_samples.py) are
+not read: the explorer prints those traces from the real code at every
+docs build, and the marker's `expect` already fails the build when they
+change; check_samples.py runs the copies and compares their blocks.
 Prints each wrong citation; exits 1 if there is any. Standard library only.
 """
 import os
@@ -119,6 +121,11 @@ def check_page(page, step, step_dirs, repo, problems):
     with open(page, encoding="utf-8") as f:
         text = f.read()
     text = re.sub(r"<!-- (trace|graph) .*?-->", lambda m: " " * len(m.group(0)), text)
+    # A quoted output of a changed copy of the step (check_samples.py's `lab`
+    # and `mutant` samples) cites the copy's lines, not the step's; that
+    # check runs the copy and compares the block.
+    text = re.sub(r"<!-- sample: (?:lab|mutant) .*?-->\s*\n( *)```.*?\n\1```",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     count = 0
     for m in CITE.finditer(text):
         prefix, name, n = m.group(1), m.group(2), int(m.group(3))

@@ -21,7 +21,8 @@ differs from machine to machine or from run to run). The commands:
                           edit MUTANT of sample_mutants.tsv (beside this
                           file) applied: the lab a student runs, from its
                           list of failed tests to its last line (N: run.sh's
-                          EXERCISE argument). It builds in BUILD/samples/.
+                          EXERCISE argument; MUTANT `unchanged`: no edit).
+                          It builds in BUILD/samples/.
   mutant NN MUTANT PROGRAM ARGS...
                           PROGRAM of that copy's build (the same build): a
                           student's own copy of a step, under the explorer
@@ -31,9 +32,12 @@ After the command, options, each after a `|`:
   | from REGEX            the block starts at the first line matching REGEX
                           (a quote that leaves out the lines before)
   | lines N               only the first N lines (after `from`)
+  | tests NAME...         (lab) only these tests' entries of the list of
+                          failed tests, in this order; each must have failed
   | varies REGEX          what REGEX matches (its group 1, if it has one) may
-                          differ from run to run: a race test's count, say.
-                          The block shows one run's value; any value passes.
+                          differ from run to run: a race test's count, say,
+                          or (an optional group 1) a note that a race test
+                          failed too. The block shows one run's; any passes.
 
 With --update, every marked block is rewritten from the real output (after
 the same normalizations) instead of compared: run it after a change of
@@ -115,7 +119,7 @@ def run_program(build, argv, fresh=False):
 def prepare_copy(build, nn, name):
     """A copy of step NN with the edit NAME applied, and its lab build
     directory: (copy, lab build), or (None, why not)."""
-    mutant = read_mutants().get((nn, name))
+    mutant = read_mutants().get((nn, name)) if name != "unchanged" else ("", "", "")
     if not mutant:
         return None, f"no mutant {nn} {name} in {MUTANTS}"
     file, original, replacement = mutant
@@ -146,8 +150,9 @@ def prepare_copy(build, nn, name):
     return (copy, os.path.join(base, "lab-" + nn)), None
 
 
-def run_lab(build, args):
-    """tests/labs/run.sh on a copy of the step with one edit, as a student runs it."""
+def run_lab(build, args, only=None):
+    """tests/labs/run.sh on a copy of the step with one edit, as a student
+    runs it; with ONLY (test names), only those tests (run.sh --only)."""
     if len(args) not in (2, 3):
         return None, "a lab sample is `lab NN MUTANT [EXERCISE]`"
     nn = args[0]
@@ -156,7 +161,8 @@ def run_lab(build, args):
         return None, err
     copy, lab_build = dirs
     env = dict(os.environ, LOCKSTEP_LAB_BUILD=lab_build)
-    r = subprocess.run([os.path.join(ROOT, "tests", "labs", "run.sh"), nn, copy] + args[2:],
+    extra = ["--only", "^(" + "|".join(re.escape(t) for t in only) + ")$"] if only else []
+    r = subprocess.run([os.path.join(ROOT, "tests", "labs", "run.sh"), nn, copy] + args[2:] + extra,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                        timeout=TIMEOUT, cwd=ROOT)
     out = r.stdout
@@ -228,15 +234,16 @@ def parse(spec):
     options = []
     for p in parts[1:]:
         key, _, value = p.partition(" ")
-        if key not in ("from", "lines", "varies"):
-            raise ValueError(f"unknown option `{key}` (from, lines, varies)")
+        if key not in ("from", "lines", "tests", "varies"):
+            raise ValueError(f"unknown option `{key}` (from, lines, tests, varies)")
         options.append((key, value))
     return parts[0].split(), options
 
 
 def produce(build, argv, options):
     if argv[0] == "lab":
-        out, err = run_lab(build, argv[1:])
+        only = [n for key, value in options if key == "tests" for n in value.split()]
+        out, err = run_lab(build, argv[1:], only)
     elif argv[0] == "mutant":
         out, err = run_mutant(build, argv[1:])
     else:
@@ -250,16 +257,53 @@ def produce(build, argv, options):
             if at is None:
                 return None, f"the output has no line matching `{value}`:\n{out}"
             out = "\n".join(lines[at:])
+        elif key == "tests":
+            out, err = failed_entries(out, value.split())
+            if err:
+                return None, err
         elif key == "lines":
             out = "\n".join(out.split("\n")[:int(value)]) + "\n"
     return out, None
 
 
+def failed_entries(report, names):
+    """The entries of run.sh's "tests that failed" list for these tests, in
+    this order: the test's name, then what it said, indented."""
+    part = report.split("lab: tests that failed, and what each said:\n", 1)
+    if len(part) != 2:
+        return None, "the lab failed no test"
+    entries, name = {}, None
+    for line in part[1].split("\n"):
+        if re.match(r"^  \S", line):
+            name = line.strip()
+            entries[name] = [line]
+        elif line.startswith("      ") and name:
+            entries[name].append(line)
+        else:
+            break
+    missing = [n for n in names if n not in entries]
+    if missing:
+        return None, f"{', '.join(missing)} did not fail; these did: {', '.join(entries) or 'none'}"
+    return "\n".join(line for n in names for line in entries[n]) + "\n", None
+
+
 def blank_varying(text, options):
+    """The text with what each `varies` REGEX matches (its group 1, if it
+    has one; where group 1 is optional and absent, the match's end) made
+    the same: an optional part that comes and goes compares equal too."""
     for key, value in options:
-        if key == "varies":
-            rx = re.compile(value)
-            text = rx.sub(lambda m: m.group(0).replace(m.group(rx.groups and 1 or 0), "<varies>"), text)
+        if key != "varies":
+            continue
+        rx = re.compile(value)
+
+        def blank(m):
+            if not rx.groups:
+                return "<varies>"
+            if m.group(1) is None:
+                return m.group(0) + "<varies>"
+            a, b = m.start(1) - m.start(0), m.end(1) - m.start(0)
+            return m.group(0)[:a] + "<varies>" + m.group(0)[b:]
+        text = rx.sub(blank, text)
     return text
 
 

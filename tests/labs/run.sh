@@ -11,6 +11,8 @@
 #                without it, every exercise is reported
 #   --challenge  report the lab's "build it" challenge instead of the exercises
 #   --stress     also run the step's stress tests (minutes)
+#   --only REGEX only the tests whose names match REGEX (ctest -R): a quick
+#                look at one test; the per-exercise report needs them all
 #
 # For example:
 #
@@ -36,15 +38,19 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 NN /path/to/your/NN-name [EXERCISE | --challenge] [--stress]" >&2
+  echo "usage: $0 NN /path/to/your/NN-name [EXERCISE | --challenge] [--stress] [--only REGEX]" >&2
   echo "       (see the comment at the top of $0)" >&2
   exit 2
 }
 args=()
 stress=no
 challenge=no
-for a in "$@"; do
+only=""
+while [[ $# -gt 0 ]]; do
+  a=$1
+  shift
   case $a in
+    --only) [[ $# -gt 0 ]] || usage; only=$1; shift ;;
     --stress) stress=yes ;;
     --challenge) challenge=yes ;;
     -h | --help) usage ;;
@@ -99,7 +105,7 @@ exclude='docs|readme|errata'
 [[ $stress == yes ]] || exclude="$exclude|stress"
 log=$build/lab.log
 set +e
-ctest --test-dir "$build" -L "step$nn" -LE "^($exclude)\$" -j "$jobs" --output-on-failure > "$log" 2>&1
+ctest --test-dir "$build" -L "step$nn" -LE "^($exclude)\$" ${only:+-R "$only"} -j "$jobs" --output-on-failure > "$log" 2>&1
 ctest_rc=$?
 set -e
 
@@ -193,7 +199,10 @@ lists() {
 has_failed() { grep -qx "$1" <<< "$failed"; }
 page=${lab#"$root"/}
 
-if [[ ! -f $lab ]]; then
+if [[ -n $only ]]; then
+  echo
+  echo "lab: only the tests matching $only ran: no report per exercise (it needs every test)"
+elif [[ ! -f $lab ]]; then
   echo
   echo "lab: no lab page $lab: nothing to report per exercise"
 elif [[ $challenge == yes ]]; then
