@@ -12,8 +12,10 @@ GitHub and Doxygen do not show:
     ```
 
 The marker names a command; this check runs it and compares its output with
-the block, after the normalizations below (NORMALIZE: only what genuinely
-differs from machine to machine or from run to run). The commands:
+the block, after normalize() below: only what genuinely differs from
+machine to machine or from run to run. (The walkthroughs' traces need no
+marker of this kind: cmake/teach_pages.cmake runs them into the pages at
+every docs build.) The commands:
 
   PROGRAM ARGS...         a program of the build tree (BUILD), found by name
                           (explore_task_step03, unit_task_step03, ...)
