@@ -3,8 +3,8 @@
 the course's Markdown is what the real program prints today.
 
 A quoted output is marked by an HTML comment right before its code block
-(fenced, or indented by four spaces; blank lines may come between), which
-GitHub and Doxygen do not show:
+(fenced, or indented by four spaces, or a Markdown table; blank lines may
+come between), which GitHub and Doxygen do not show:
 
     <!-- sample: explore_task_step03 completion_vs_await -->
     ```
@@ -28,6 +28,10 @@ every docs build.) The commands:
   mutant NN MUTANT PROGRAM ARGS...
                           PROGRAM of that copy's build (the same build): a
                           student's own copy of a step, under the explorer
+  explore-cost            the explorer's cost table: every scenario on every
+                          step, "schedules, seconds" per cell, "(P=k)" when
+                          the search stopped at k preemptions (a Markdown
+                          table, marked like a code block)
 
 After the command, options, each after a `|`:
 
@@ -54,6 +58,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = ["README.md", "steps/*/README.md", "docs/labs/*.md", "docs/labs/answers/*.md",
@@ -178,6 +183,39 @@ def run_lab(build, args, only=None):
     return normalize(out[start:], [(lab_build, f"build/lab-{nn}"), (os.path.dirname(copy), "/tmp/me")]), None
 
 
+def explore_cost(build):
+    """The Markdown table of tests/explore/README.md's *Cost*: one row per
+    scenario (in --list order of the last step), one column per step."""
+    steps = sorted(os.path.basename(p)[:2] for p in glob.glob(os.path.join(ROOT, "steps", "[0-9][0-9]-*")))
+    rows = []
+    for component in ("task", "event", "sequencer"):
+        have = [nn for nn in steps if find_program(build, f"explore_{component}_step{nn}", CACHE)]
+        if not have:
+            continue
+        listing = subprocess.run([find_program(build, f"explore_{component}_step{have[-1]}", CACHE), "--list"],
+                                 stdout=subprocess.PIPE, text=True).stdout
+        for m in re.finditer(r"^(\w+) +\(from step (\d\d)\)", listing, re.M):
+            cells = []
+            for nn in steps:
+                if nn not in have or nn < m.group(2):
+                    cells.append("—")
+                    continue
+                exe = find_program(build, f"explore_{component}_step{nn}", CACHE)
+                env = {k: v for k, v in os.environ.items() if k != "LOCKSTEP_EXPLORE_PREEMPTIONS"}
+                start = time.monotonic()
+                out = subprocess.run([exe, m.group(1)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, env=env, timeout=TIMEOUT).stdout
+                seconds = time.monotonic() - start
+                n = re.search(r"explore: (\d+) schedules? explored", out)
+                if not n:
+                    return None, f"explore_{component}_step{nn} {m.group(1)} printed no count:\n{out[-2000:]}"
+                bound = re.search(r"at most (\d+) preemptions \(bounded", out)
+                cells.append(n.group(1) + (f" (P={bound.group(1)})" if bound else "") + f", {seconds:.2f}s")
+            rows.append(f"| `{component}.{m.group(1)}` | " + " | ".join(cells) + " |")
+    head = "| scenario | " + " | ".join(steps) + " |\n|---|" + "--:|" * len(steps) + "\n"
+    return head + "\n".join(rows) + "\n", None
+
+
 def run_mutant(build, args):
     """A program of the lab's build of a copy of the step with one edit."""
     if len(args) < 3:
@@ -218,6 +256,12 @@ def blocks(lines):
                 k += 1
             yield marker, m.group(2), j + 1, k, ind
             i = k + 1
+        elif j < len(lines) and lines[j][ind:].startswith("|"):
+            k = j
+            while k < len(lines) and lines[k][ind:].startswith("|"):
+                k += 1
+            yield marker, m.group(2), j, k, ind
+            i = k
         elif j < len(lines) and lines[j].startswith(" " * (ind + 4)):
             k = j
             while k < len(lines) and (lines[k].startswith(" " * (ind + 4)) or not lines[k].strip()):
@@ -248,6 +292,8 @@ def produce(build, argv, options):
         out, err = run_lab(build, argv[1:], only)
     elif argv[0] == "mutant":
         out, err = run_mutant(build, argv[1:])
+    elif argv == ["explore-cost"]:
+        out, err = explore_cost(build)
     else:
         out, err = run_program(build, argv)
     if err:
@@ -340,7 +386,10 @@ def check_file(build, path, update):
             continue
         wrong += 1
         print(f"{where}: the block no longer shows what `{spec}` prints (- the page, + the program):")
-        for d in difflib.unified_diff(have.split("\n"), out.split("\n"), "page", "program", lineterm="", n=1):
+        # What varies is shown as <varies>: the diff is what truly differs.
+        for d in difflib.unified_diff(blank_varying(have, options).split("\n"),
+                                      blank_varying(out, options).split("\n"), "page", "program",
+                                      lineterm="", n=1):
             print("    " + d)
     for first, end, new in reversed(edits):
         lines[first:end] = new
