@@ -33,6 +33,12 @@
  * ns_per_op is the median of the runs; allocs_per_op (lockstep_alloc calls in
  * the timed region / ops) is from the last run. The exit status is non-zero
  * only if a result or leak check failed: timings never fail anything.
+ *
+ * The counting build (LOCKSTEP_BENCH_COUNT, the tour's bench_count_stepNN:
+ * this file and the step's sources compiled with count_hook.h) adds to each
+ * note what one op was made of in the timed region: "counted per op:" the
+ * atomic operations, mutex locks, allocations and frees (count.h). Its
+ * timings mean nothing: every operation also bumps a shared counter.
  */
 #include "race.h"
 #include "task_bodies.h"
@@ -71,7 +77,7 @@
 typedef struct sample {
     double ns_per_op, allocs_per_op;
     bool ok;
-    char note[240]; /* fixed buffer: a note must not allocate */
+    char note[480]; /* fixed buffer: a note must not allocate */
 } sample;
 
 static void add_note(sample *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -91,15 +97,83 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- the counting build: what the timed regions were made of ------------ */
+#ifdef LOCKSTEP_BENCH_COUNT
+#include "count.h"
+
+/* Summed over every timed region of a pass (sequencer_run has one per round). */
+typedef struct op_counts {
+    uint64_t ops, allocs, frees;
+    uint64_t counted[LOCKSTEP_COUNT_KINDS];
+} op_counts;
+
+static op_counts g_counts;
+
+typedef struct counts_mark {
+    uint64_t counted[LOCKSTEP_COUNT_KINDS];
+} counts_mark;
+
+static void counts_start(counts_mark *c)
+{
+    lockstep_count_read(c->counted);
+}
+
+static void counts_stop(const counts_mark *c, lockstep_alloc_counts a0, lockstep_alloc_counts a1, size_t ops)
+{
+    uint64_t now[LOCKSTEP_COUNT_KINDS];
+    lockstep_count_read(now);
+    for (int k = 0; k < LOCKSTEP_COUNT_KINDS; ++k)
+        g_counts.counted[k] += now[k] - c->counted[k];
+    g_counts.allocs += a1.allocs - a0.allocs;
+    g_counts.frees += a1.frees - a0.frees;
+    g_counts.ops += ops;
+}
+
+static void counts_reset(void)
+{
+    memset(&g_counts, 0, sizeof g_counts);
+}
+
+/* The tour parses this note (cmake/tour.cmake): keep its words. */
+static void counts_note(sample *s)
+{
+    double ops = g_counts.ops ? (double)g_counts.ops : 1.0;
+    const uint64_t *c = g_counts.counted;
+    add_note(s,
+             " counted per op: exchange %.4f compare_exchange %.4f fetch_op %.4f mutex %.4f cond %.4f"
+             " alloc %.4f free %.4f load %.4f store %.4f;",
+             (double)c[LOCKSTEP_COUNT_EXCHANGE] / ops, (double)c[LOCKSTEP_COUNT_COMPARE_EXCHANGE] / ops,
+             (double)c[LOCKSTEP_COUNT_FETCH_OP] / ops, (double)c[LOCKSTEP_COUNT_MUTEX_LOCK] / ops,
+             (double)c[LOCKSTEP_COUNT_COND] / ops, (double)g_counts.allocs / ops, (double)g_counts.frees / ops,
+             (double)c[LOCKSTEP_COUNT_LOAD] / ops, (double)c[LOCKSTEP_COUNT_STORE] / ops);
+}
+#else
+typedef struct counts_mark {
+    char unused;
+} counts_mark;
+static void counts_start(counts_mark *c) { (void)c; }
+static void counts_stop(const counts_mark *c, lockstep_alloc_counts a0, lockstep_alloc_counts a1, size_t ops)
+{
+    (void)c;
+    (void)a0;
+    (void)a1;
+    (void)ops;
+}
+static void counts_reset(void) {}
+static void counts_note(sample *s) { (void)s; }
+#endif
+
 /* Stopwatch + allocation counter around the timed region of one pass. */
 typedef struct meter {
     uint64_t t0;
     lockstep_alloc_counts a0;
+    counts_mark c0;
 } meter;
 
 static void meter_start(meter *m)
 {
     m->a0 = lockstep_alloc_totals();
+    counts_start(&m->c0);
     m->t0 = now_ns();
 }
 
@@ -107,6 +181,7 @@ static sample meter_stop(const meter *m, size_t ops)
 {
     uint64_t t1 = now_ns();
     lockstep_alloc_counts a1 = lockstep_alloc_totals();
+    counts_stop(&m->c0, m->a0, a1, ops);
     sample s;
     memset(&s, 0, sizeof s);
     s.ok = true;
@@ -657,12 +732,14 @@ static int run_one(const workload *w, size_t n, bool multi_threaded, bool keep_h
     }
     w->run(w->k, n); /* warm-up: page in the heap, warm caches and predictors */
     int64_t live0 = lockstep_alloc_live();
+    counts_reset();
     sample s = w->run(w->k, n);
     int64_t leaked = lockstep_alloc_live() - live0;
     if (leaked != 0) {
         s.ok = false;
         add_note(&s, " LEAKED %lld allocations;", (long long)leaked);
     }
+    counts_note(&s);
     printf("RESULT %.4f %.6f %d %s\n", s.ns_per_op, s.allocs_per_op, s.ok ? 1 : 0, s.note);
     fflush(stdout);
     return 0;

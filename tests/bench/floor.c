@@ -1,0 +1,177 @@
+/*
+ * floor.c -- what the operations the workloads are made of cost on this
+ * machine, one at a time, with nothing else in the loop.
+ *
+ * The tour counts, for each workload on each step, how many of these
+ * operations one op performs (count.h); their sum is the floor a cell cannot
+ * go below, and the cell's ratio to it says how much of the time is the
+ * design's own (calls, branches, cache misses, waiting for the other thread)
+ * rather than the machine's price for its atomics and its allocator.
+ *
+ *   bench_floor [-n N] [-r ROUNDS]
+ *
+ * Prints one line per operation:  name  ns  # what was timed; min, median
+ * ns is the fastest of ROUNDS rounds of N operations each (the rounds
+ * interleave the operations, so a burst of load lands on all of them
+ * alike). The rounds are short (100,000 operations, under 2 ms) and many
+ * (31): load only ever adds time, so the fastest round is the price of the
+ * operation itself, the floor; on a busy machine the median is already
+ * the price plus someone else's time slice.
+ *
+ * Measured as the benchmark measures: after a thread has been started and
+ * joined (glibc's mutexes and malloc skip their atomics until then), and
+ * through the steps' own allocator, lockstep_alloc/lockstep_free (common/
+ * src/alloc.c: a per-thread counter, plain moves, then malloc/free), of a
+ * 64-byte block (a small coroutine frame).
+ */
+#include "lockstep/alloc.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Each operation works on its own cache line, owned by this thread: the
+ * uncontended price, which is what every step pays on its fast paths. */
+static _Alignas(64) _Atomic(uintptr_t) g_word;
+static _Alignas(64) pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* An exchange whose result feeds the next one, so none can be dropped. */
+static double time_exchange(size_t n)
+{
+    uintptr_t v = 1;
+    uint64_t t0 = now_ns();
+    for (size_t i = 0; i < n; ++i)
+        v = atomic_exchange_explicit(&g_word, v + 1, memory_order_acq_rel);
+    uint64_t t1 = now_ns();
+    atomic_store_explicit(&g_word, v, memory_order_relaxed);
+    return (double)(t1 - t0) / (double)n;
+}
+
+/* A compare-exchange that succeeds (the expected value is the current one). */
+static double time_compare_exchange(size_t n)
+{
+    uintptr_t expected = atomic_load_explicit(&g_word, memory_order_relaxed);
+    uint64_t t0 = now_ns();
+    for (size_t i = 0; i < n; ++i) {
+        uintptr_t desired = expected + 1;
+        if (atomic_compare_exchange_strong_explicit(&g_word, &expected, desired, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            expected = desired;
+    }
+    uint64_t t1 = now_ns();
+    return (double)(t1 - t0) / (double)n;
+}
+
+/* fetch_add/fetch_sub: a reference count's price (steps 01 and 02). */
+static double time_fetch_add(size_t n)
+{
+    uintptr_t sum = 0;
+    uint64_t t0 = now_ns();
+    for (size_t i = 0; i < n; ++i)
+        sum += atomic_fetch_add_explicit(&g_word, 1, memory_order_acq_rel);
+    uint64_t t1 = now_ns();
+    atomic_store_explicit(&g_word, sum, memory_order_relaxed);
+    return (double)(t1 - t0) / (double)n;
+}
+
+static double time_alloc_free(size_t n)
+{
+    uint64_t t0 = now_ns();
+    for (size_t i = 0; i < n; ++i) {
+        void *p = lockstep_alloc(64);
+        if (!p) {
+            fputs("bench_floor: out of memory\n", stderr);
+            exit(3);
+        }
+        *(volatile char *)p = 1; /* a frame is written, as a task's is */
+        lockstep_free(p);
+    }
+    uint64_t t1 = now_ns();
+    return (double)(t1 - t0) / (double)n;
+}
+
+static double time_mutex(size_t n)
+{
+    uint64_t t0 = now_ns();
+    for (size_t i = 0; i < n; ++i) {
+        pthread_mutex_lock(&g_mutex);
+        pthread_mutex_unlock(&g_mutex);
+    }
+    uint64_t t1 = now_ns();
+    return (double)(t1 - t0) / (double)n;
+}
+
+typedef struct operation {
+    const char *name;
+    double (*time)(size_t n);
+    const char *what;
+} operation;
+
+static const operation operations[] = {
+    {"exchange", time_exchange, "atomic_exchange_explicit, acq_rel"},
+    {"compare_exchange", time_compare_exchange, "atomic_compare_exchange_strong_explicit, acq_rel, succeeding"},
+    {"fetch_add", time_fetch_add, "atomic_fetch_add_explicit, acq_rel (fetch_sub is the same instruction)"},
+    {"alloc_free", time_alloc_free, "lockstep_alloc(64) + lockstep_free: the steps' counting allocator over malloc"},
+    {"mutex_pair", time_mutex, "pthread_mutex_lock + pthread_mutex_unlock, uncontended"},
+};
+#define NOPS (sizeof operations / sizeof operations[0])
+#define MAX_ROUNDS 64
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void *empty_thread(void *arg)
+{
+    return arg;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = 100000;
+    int rounds = 31;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+            n = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+            rounds = atoi(argv[++i]);
+        else {
+            printf("usage: %s [-n N] [-r ROUNDS]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (n == 0 || rounds < 1 || rounds > MAX_ROUNDS) {
+        fprintf(stderr, "bench_floor: need N >= 1 and 1 <= ROUNDS <= %d\n", MAX_ROUNDS);
+        return 2;
+    }
+    pthread_t t; /* libc's multi-threaded mode, as in the benchmark */
+    if (pthread_create(&t, NULL, empty_thread, NULL) != 0 || pthread_join(t, NULL) != 0) {
+        fputs("bench_floor: cannot start a thread\n", stderr);
+        return 3;
+    }
+    for (size_t op = 0; op < NOPS; ++op) /* warm-up: page in, warm caches */
+        operations[op].time(n / 10 + 1);
+    double ns[NOPS][MAX_ROUNDS];
+    for (int r = 0; r < rounds; ++r)
+        for (size_t op = 0; op < NOPS; ++op)
+            ns[op][r] = operations[op].time(n);
+    for (size_t op = 0; op < NOPS; ++op) {
+        qsort(ns[op], (size_t)rounds, sizeof ns[op][0], cmp_double);
+        printf("%-17s %6.2f  # %s; min %.2f med %.2f of %d rounds of %zu\n", operations[op].name, ns[op][0],
+               operations[op].what, ns[op][0], ns[op][rounds / 2], rounds, n);
+    }
+    return 0;
+}
