@@ -91,7 +91,10 @@ class Build:
             args = ["ctest", "--test-dir", self.dir, "--show-only=json-v1", "-LE", "errata|readme|docs"]
             for label in [f"^step{nn}$"] + [f"^{x}$" for x in labels]:
                 args += ["-L", label]
-            listing = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+            r = subprocess.run(args, capture_output=True, text=True)
+            if r.returncode:
+                raise BuildError(f"ctest could not list step {nn}'s tests:\n{r.stderr}")
+            listing = json.loads(r.stdout)
             found = []
             for t in listing["tests"]:
                 props = {p["name"]: p["value"] for p in t.get("properties", [])}

@@ -367,7 +367,7 @@ def main():
                 if not args.keep_going:
                     log("stopping at the first survivor (--keep-going runs them all)")
                     break
-    except (Stop, build.BuildError) as e:
+    except (Stop, build.BuildError, subprocess.CalledProcessError) as e:
         log(f"error: {e}")
         status = 2
     finally:
