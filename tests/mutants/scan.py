@@ -81,7 +81,6 @@ class Source:
     """One C file: its atomic calls and where each function starts."""
 
     def __init__(self, text):
-        self.text = text
         self.calls = []
         self.functions = []  # (line of the name, name), in file order
         self._parse(tokenize(text))
@@ -133,7 +132,6 @@ class Source:
                     candidate = None
             elif t.text == ";" and braces == 0:
                 candidate = None
-        self.calls.sort(key=lambda c: c.line)
 
     @staticmethod
     def _directive(text, conditionals, braces):
@@ -206,18 +204,18 @@ def order_mutants(nn, step_dir):
             continue
         with open(os.path.join(src, name), encoding="utf-8") as f:
             source = Source(f.read())
-        everything = [(c.line, c.close_line, o.order, o.offset) for c in source.calls for o in c.orders]
+        orders = sorted(((c, o) for c in source.calls for o in c.orders), key=lambda co: co[1].offset)
         used = {}
-        for call in source.calls:
-            for o in call.orders:
-                for weak in weaker(o.order, o.op):
-                    base = f"m-{nn}-{slug(name)}-{call.function}-{o.order}-{weak}"
-                    used[base] = used.get(base, 0) + 1
-                    mid = base if used[base] == 1 else f"{base}-{used[base]}"
-                    others = [(a, b, order) for a, b, order, off in everything if off != o.offset]
-                    mutants.append(Mutant(mid, nn, f"src/{name}", o.line, call.function, "order", "thread",
-                                          o.order, weak, call=call.name, call_line=call.line,
-                                          close_line=call.close_line, offset=o.offset, others=others))
+        for call, o in orders:
+            others = [(c.line, c.close_line, x.order) for c, x in orders if x is not o]
+            for weak in weaker(o.order, o.op):
+                # -2, -3: a second and third such order in the same function
+                base = f"m-{nn}-{slug(name)}-{call.function}-{o.order}-{weak}"
+                used[base] = used.get(base, 0) + 1
+                mid = base if used[base] == 1 else f"{base}-{used[base]}"
+                mutants.append(Mutant(mid, nn, f"src/{name}", o.line, call.function, "order", "thread",
+                                      o.order, weak, call=call.name, call_line=call.line,
+                                      close_line=call.close_line, offset=o.offset, others=others))
     return mutants
 
 
