@@ -173,7 +173,7 @@ def lines_with_code(preprocessed, source):
 
 def run(test, timeout, extra_args=(), env=None, prefix=()):
     """Runs TEST; (exit status, output). A timeout is status "timeout"."""
-    e = dict(os.environ, **test.env, **(env or {}))
+    e = {**os.environ, **(env or {}), **test.env}  # the test's own settings win
     p = subprocess.Popen([*prefix, *test.command, *extra_args], cwd=test.cwd, env=e, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
