@@ -29,9 +29,10 @@ import sys
 import tempfile
 import time
 
-import build
-import scan
-import table
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+import build  # noqa: E402 (after the line above)
+import scan  # noqa: E402
+import table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
