@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""run.py: the mutation table (tests/mutants/README.md).
+
+Every memory order stronger than relaxed in every step's src/*.c, weakened
+one notch and all the way to relaxed, and every logic mistake of logic.tsv:
+each such mutant must be caught by the step's tests on every run. Two
+modes, each with its own results file, merged into one Markdown table
+(docs/MUTANTS.md):
+
+  default     the step built with the mutant and its tests run, memory
+              orders under ThreadSanitizer, logic mutants under the
+              sanitizer their logic.tsv row names: results in tsan.tsv;
+  --explorer  the step's schedule explorer scenarios alone, built without
+              any sanitizer: a weakened order runs on the unchanged build
+              through the explorer's --weaken FILE:LINE=ORDER, a logic
+              mutant is built: results in explorer.tsv.
+
+Builds use copies of the steps (student mode, -DLOCKSTEP_STEP_DIR_NN);
+the step sources are never modified. Standard library only.
+"""
+import argparse
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+import build  # noqa: E402 (after the line above)
+import scan  # noqa: E402
+import table  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+# A Check failure that only says a race test's two sides never met
+# ("the await never suspended", "no waiter ever saw the event set ...").
+INCONCLUSIVE = re.compile(r":F:.*(never|no [a-z ]+ ever) ")
+
+SANITIZER_ENV = {
+    "thread": {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"},
+    "address": {"ASAN_OPTIONS": "detect_leaks=1:detect_stack_use_after_return=1",
+                "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"},
+}
+
+
+def log(message):
+    print(f"[mutants {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+class Stop(Exception):
+    """Something that is no verdict on a mutant: the run stops (exit 2)."""
+
+
+class Runner:
+    def __init__(self, args, steps, work):
+        self.args, self.steps, self.work = args, steps, work
+        self.copies = {nn: os.path.join(work, "src", os.path.basename(d)) for nn, d in steps.items()}
+        for nn, d in steps.items():
+            shutil.copytree(d, self.copies[nn])
+        self.builds, self.baselines, self.compiled = {}, {}, {}
+        self.dirty = set()  # (sanitizer, NN): the build holds a logic mutant's step
+        self.rule = None  # where the compiler puts __LINE__ in a macro call over lines
+
+    # ---- builds --------------------------------------------------------------
+
+    def build_for(self, sanitizer):
+        if sanitizer not in self.builds:
+            # ASan is cheaper than TSan and its races (a lost wake-up in a gap of a
+            # few instructions) are rare: ten times the iterations.
+            n = self.args.iterations * (1 if sanitizer == "thread" else 10)
+            b = build.Build(REPO, self.work, sanitizer, self.copies, n, log)
+            b.configure()
+            self.builds[sanitizer] = b
+        return self.builds[sanitizer]
+
+    def kinds(self):
+        return ["explore"] if self.args.explorer else ["unit", "stress", "explore"]
+
+    def library(self, nn):
+        return f"lockstep_explore_step{nn}" if self.args.explorer else f"lockstep_step{nn}"
+
+    def build_step(self, b, nn):
+        targets = b.targets(nn, self.kinds())
+        if not targets:
+            raise Stop(f"no test executables for step {nn} in the {b.sanitizer} build")
+        return b.build(targets)
+
+    def baseline(self, b, nn):
+        """The unmutated step must build and pass, or the table means nothing."""
+        if (b.sanitizer, nn) in self.baselines:
+            return
+        log(f"step {nn} ({b.sanitizer}): baseline build and run")
+        errors = self.build_step(b, nn)
+        if errors:
+            raise Stop(f"step {nn} does not build ({b.sanitizer}):\n{errors}")
+        killer, _ = self.run_tests(b, nn, [], [])
+        if killer:
+            raise Stop(f"step {nn} fails unmutated ({b.sanitizer}): {killer[0]}: {killer[1]}\n{killer[2]}")
+        self.baselines[(b.sanitizer, nn)] = b.objects_hash(self.library(nn))
+
+    # ---- running a step's tests ----------------------------------------------
+
+    def run_tests(self, b, nn, first, extra):
+        """Runs the step's tests, the names in FIRST first, then unit before
+        stress, and stops at the first failure. Returns (killer, schedules):
+        killer is (test, kind, output) or None; schedules, in the explorer
+        mode, those the failing scenario explored, or all of them on a pass
+        (None if an output did not say)."""
+        tests = b.tests(nn, ["explore"] if self.args.explorer else [])
+        rank = {name: i for i, name in enumerate(first)}
+        tests = sorted(tests, key=lambda t: rank.get(t.name, 2000 if ".stress." in t.name else 1000))
+        prefix = ["setarch", platform.machine(), "-R"] if b.sanitizer == "thread" and sys.platform == "linux" else []
+        total = 0
+        for t in tests:
+            rc, out = self.run_one(t, b, extra, prefix)
+            if rc is None:
+                continue
+            if self.args.explorer:
+                verdict = explorer_verdict(t, rc, out)
+                if verdict == "passed":
+                    n = build.schedules(out)
+                    total = None if n is None or total is None else total + n
+                elif verdict == "failed":
+                    kind = re.search(r"^explore: FAILED \(([^)]*)\)", out, re.M).group(1)
+                    return (t.name, kind, out), build.schedules(out)
+                elif verdict != "skipped":
+                    raise Stop(f"{t.name} {' '.join(extra)}: the explorer exited {rc}, neither a pass (0) nor a "
+                               f"failure it reports (1, explore: FAILED): a runner error, not a verdict\n{out[-3000:]}")
+            elif rc not in (0, t.skip_code):
+                return (t.name, build.failure_kind(rc, out), out), None
+        return None, total
+
+    def run_one(self, t, b, extra, prefix):
+        """One test; (status, output), or (None, ...) if a race test met no race
+        in three tries (its coverage guard: both sides of the race must occur,
+        which a busy machine can prevent: that proves nothing either way)."""
+        for attempt in (1, 2, 3):
+            rc, out = build.run(t, self.args.timeout, extra, SANITIZER_ENV.get(b.sanitizer), prefix)
+            if self.args.explorer or rc == 0 or not inconclusive(out):
+                return rc, out
+            log(f"{t.name}: the race did not occur (attempt {attempt}), running it again")
+        return None, out
+
+    # ---- one mutant ------------------------------------------------------------
+
+    def judge(self, m):
+        """(status, cell, seconds) of mutant M."""
+        b = self.build_for("none" if self.args.explorer else m.sanitizer)
+        self.baseline(b, m.step)
+        if self.args.explorer and m.kind == "order":
+            spec, why = self.weaken_spec(b, m)
+            if spec == "no code change":
+                return "no code change", "(not run)", ""
+            if spec:
+                self.clean(b, m.step)
+                return self.runs(b, m, ["--weaken", spec])
+            log(f"{m.id}: {why}: built instead")
+        return self.rebuilt(b, m)
+
+    def weaken_spec(self, b, m):
+        """The --weaken argument that runs order mutant M without a rebuild:
+        (spec, None), ("no code change", None), or (None, why not)."""
+        copy = os.path.join(self.copies[m.step], m.file)
+        key = (m.step, m.file)
+        if key not in self.compiled:
+            self.compiled[key] = b.compiled_lines(self.library(m.step), copy)
+        if m.call_line not in self.compiled[key]:
+            return "no code change", None
+        # The explorer names an operation by the __LINE__ of its macro call.
+        if self.rule is None:
+            self.rule = b.line_of_multiline_call()
+        site = m.call_line if self.rule == "name" else m.close_line
+        for call_line, close_line, order in m.others:
+            other = call_line if self.rule == "name" else close_line
+            if other == site and scan.STRENGTH[m.mutant] < scan.STRENGTH[order]:
+                return None, f"--weaken {os.path.basename(m.file)}:{site} would also weaken the {order} beside it"
+        return f"{os.path.basename(m.file)}:{site}={m.mutant}", None
+
+    def clean(self, b, nn):
+        """The step built as it is again, after a logic mutant's build."""
+        if (b.sanitizer, nn) in self.dirty:
+            errors = self.build_step(b, nn)
+            if errors:
+                raise Stop(f"step {nn} does not build again ({b.sanitizer}):\n{errors}")
+            self.dirty.discard((b.sanitizer, nn))
+
+    def rebuilt(self, b, m):
+        """Mutant M built into the step's copy, judged, and the copy put back."""
+        copy = os.path.join(self.copies[m.step], m.file)
+        with open(copy, encoding="utf-8") as f:
+            original = f.read()
+        mutated = m.edit(original)
+        if mutated == original:
+            raise Stop(f"{m.id}: the edit changed nothing")
+        try:
+            with open(copy, "w", encoding="utf-8") as f:
+                f.write(mutated)
+            errors = self.build_step(b, m.step)
+            self.dirty.add((b.sanitizer, m.step))
+            if errors:
+                return "does not build", next((x for x in errors.splitlines() if "error" in x), ""), ""
+            if b.objects_hash(self.library(m.step)) == self.baselines[(b.sanitizer, m.step)]:
+                return "no code change", "(not run)", ""
+            return self.runs(b, m, [])
+        finally:
+            with open(copy, "w", encoding="utf-8") as f:
+                f.write(original)
+
+    def runs(self, b, m, extra):
+        """Every run of the step's tests against mutant M: (status, cell, seconds)."""
+        kills, killers, cells = 0, [], []
+        start = time.monotonic()
+        for _ in range(self.args.runs):
+            killer, n = self.run_tests(b, m.step, killers, extra)
+            if killer:
+                kills += 1
+                killers.insert(0, killer[0])
+            cells.append(self.cell(killer, n))
+        seconds = f"{time.monotonic() - start:.1f}"
+        cell = f"{cells[0]} ×{self.args.runs}" if len(set(cells)) == 1 else " / ".join(cells)
+        if kills < self.args.runs:
+            return f"survived ({kills}/{self.args.runs})", cell, seconds
+        return ("caught" if self.args.explorer else "killed"), cell, seconds
+
+    def cell(self, killer, n):
+        if not self.args.explorer:
+            return f"`{killer[0]}` ({killer[1]})" if killer else "—"
+        if killer:
+            scenario = re.sub(r"^step\d+\.explore\.", "", killer[0])
+            return f"`{scenario}`: {killer[1]}" + (f" (after {n} schedules)" if n is not None else "")
+        return "—" + (f" ({n} schedules, every one passed)" if n is not None else "")
+
+
+def explorer_verdict(test, rc, out):
+    """The explorer's exit status, read by its contract: 0 every schedule
+    passed, 1 with "explore: FAILED (kind)" a schedule failed, the test's
+    skip code a scenario for a later step; anything else (2: a refused
+    --weaken or bad usage; a crash; a timeout) is no verdict."""
+    if rc == 0:
+        return "passed"
+    if rc == 1 and re.search(r"^explore: FAILED \(", out, re.M):
+        return "failed"
+    if rc == test.skip_code:
+        return "skipped"
+    return "error"
+
+
+def inconclusive(out):
+    lines = out.splitlines()
+    return (any(INCONCLUSIVE.search(x) for x in lines)
+            and not any(":F:" in x and not INCONCLUSIVE.search(x) for x in lines)
+            and not re.search(r"Sanitizer|Assertion", out))
+
+
+def options():
+    p = argparse.ArgumentParser(prog="tests/mutants/run.py", description="The mutation table "
+                                "(tests/mutants/README.md). Exit status: 0 if every mutant was killed on every "
+                                "run, 1 if one survived or did not build, 2 if the run itself failed.")
+    p.add_argument("--runs", type=int, default=3, help="runs per mutant; killed only if every run kills it (3)")
+    p.add_argument("--steps", default="", help='only these steps, e.g. "03 05" (default: every steps/NN-*/)')
+    p.add_argument("--only", default="", metavar="REGEX", help="only mutants whose id matches REGEX")
+    p.add_argument("--explorer", action="store_true", help="the explorer alone (results in explorer.tsv); "
+                   "default: the sanitizers (results in tsan.tsv)")
+    p.add_argument("--out", default=os.path.join(REPO, "docs", "MUTANTS.md"), help="the table (docs/MUTANTS.md)")
+    p.add_argument("--results", default=HERE, metavar="DIR", help="the results files tsan.tsv and explorer.tsv "
+                   "(default tests/mutants; seeded from there if DIR lacks them)")
+    p.add_argument("--table-only", action="store_true", help="run nothing: rewrite the table from the results")
+    p.add_argument("--keep-going", action="store_true", help="run every mutant even after one survives or "
+                   "does not build (default: stop at the first, still writing the table)")
+    p.add_argument("--iterations", type=int, default=20000, help="LOCKSTEP_ITERATIONS for the stress tests "
+                   "under TSan (20000; ten times that under ASan)")
+    p.add_argument("--timeout", type=float, default=120, help="per-test timeout in seconds (120); under the "
+                   "sanitizers a hang counts as a kill, under the explorer it stops the run")
+    p.add_argument("--list", action="store_true", help="print the mutants and exit (builds nothing)")
+    args = p.parse_args()
+    if args.runs < 1:
+        p.error("--runs needs a positive number")
+    return args
+
+
+def machine():
+    u = platform.uname()
+    cc = subprocess.run([os.environ.get("CC", "cc"), "--version"], capture_output=True, text=True).stdout
+    return f"{u.system} {u.release} {u.machine}, {os.cpu_count()} cores, {cc.splitlines()[0] if cc else '?'}"
+
+
+def settings(args):
+    if args.explorer:
+        return ("the step's explorer scenarios only (ctest labels explore and stepNN, not errata), built without "
+                "any sanitizer; memory orders through --weaken, no rebuild; per-scenario timeout "
+                f"{args.timeout:g}s")
+    return (f"LOCKSTEP_ITERATIONS={args.iterations} under TSan, {args.iterations * 10} under ASan; "
+            f"per-test timeout {args.timeout:g}s")
+
+
+def main():
+    args = options()
+    command = shlex.join(["tests/mutants/run.py"] + sys.argv[1:])
+    all_steps = {os.path.basename(d)[:2]: os.path.join(REPO, "steps", d)
+                 for d in sorted(os.listdir(os.path.join(REPO, "steps"))) if re.match(r"\d\d-", d)}
+    step_names = {nn: os.path.basename(d) for nn, d in all_steps.items()}
+    steps = all_steps
+    if args.steps:
+        missing = [nn for nn in args.steps.split() if nn not in all_steps]
+        if missing:
+            sys.exit(f"run.py: no step {' '.join(missing)} under steps/")
+        steps = {nn: all_steps[nn] for nn in args.steps.split()}
+    logic = os.path.join(HERE, "logic.tsv")
+    try:
+        mutants = [m for m in scan.discover(steps, logic) if re.search(args.only, m.id)]
+    except scan.ScanError as e:
+        sys.exit(f"run.py: {e}")
+
+    if args.list:
+        for m in mutants:
+            print(f"{m.id:<60} {m.file}:{m.line}  {m.function}  {m.original} -> {m.mutant}")
+        return 0
+
+    os.makedirs(args.results, exist_ok=True)
+    for mode in ("tsan", "explorer"):
+        mine, seed = os.path.join(args.results, f"{mode}.tsv"), os.path.join(HERE, f"{mode}.tsv")
+        if not os.path.exists(mine) and os.path.exists(seed):
+            shutil.copy(seed, mine)
+    results = {mode: table.Results(os.path.join(args.results, f"{mode}.tsv")) for mode in ("tsan", "explorer")}
+
+    def write_table():
+        s = table.write(os.path.abspath(args.out), scan.discover(all_steps, logic), step_names,
+                        results["tsan"], results["explorer"], args.runs)
+        log(f"table written to {args.out}")
+        return s
+
+    if args.table_only:
+        t, x = write_table()
+        log(f"TSan/ASan: {t}")
+        log(f"explorer alone: {x}")
+        return 0
+    if not mutants:
+        sys.exit("run.py: no mutants match")
+
+    mode = "explorer" if args.explorer else "tsan"
+    mine = results[mode]
+    if mine.exists() and (args.only or args.steps):
+        mine.describe_partial_run()
+    else:
+        mine.earlier = []
+    mine.meta = {"command": command, "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
+                 "machine": machine(), "settings": settings(args), "runs": str(args.runs)}
+    log(f"{len(mutants)} mutants, {args.runs} runs each{', the explorer alone' if args.explorer else ''}")
+
+    start, status, bad, ran = time.monotonic(), 0, False, 0
+    work = tempfile.mkdtemp(prefix="lockstep-mutants.")
+    try:
+        runner = Runner(args, {nn: steps[nn] for nn in sorted({m.step for m in mutants})}, work)
+        for m in mutants:
+            verdict, cell, seconds = runner.judge(m)
+            mine.rows[m.id] = [verdict, cell] + ([seconds] if args.explorer else [])
+            ran += 1
+            log(f"{m.id}: {verdict}: {cell}" + (f" ({seconds} s)" if seconds else ""))
+            mine.meta["wall time"] = table.minutes(time.monotonic() - start)
+            mine.save(mode)  # after every mutant: an interrupted run keeps what it found
+            if verdict not in ("killed", "caught", "no code change"):
+                bad = True
+                if not args.keep_going:
+                    log("stopping at the first survivor (--keep-going runs them all)")
+                    break
+    except (Stop, build.BuildError, subprocess.CalledProcessError) as e:
+        log(f"error: {e}")
+        status = 2
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if ran:
+        mine.meta["wall time"] = table.minutes(time.monotonic() - start)
+        mine.save(mode)
+    t, x = write_table()
+    log(f"explorer alone: {x}" if args.explorer else f"TSan/ASan: {t}")
+    log(f"results in {mine.path}")
+    return status or (1 if bad else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
