@@ -50,7 +50,7 @@ static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B"};
 
 /* What set() has done, for the waiters' checks (plain: one thread runs at a
  * time). g_set_called goes up just before a thread calls set(), and stays
- * up; g_set_thread is the thread inside set() (explore_self(): -1 for the
+ * up; g_set_thread is the thread inside set() (explore_self(): EXPLORE_MAIN for the
  * main thread), or NO_SETTER outside it. */
 enum { NO_SETTER = -2 };
 static bool g_set_called;
