@@ -96,11 +96,11 @@ static void where(const access *x, char *buf, size_t size)
         snprintf(buf, size, "(a free)");
 }
 
-/* Where in the trace: an atomic operation is a line of its own; anything
- * else lies between two lines. */
+/* Where in the trace: an atomic operation or a free is a line of its own;
+ * a plain access lies between two lines. */
 static void when(const access *x, char *buf, size_t size)
 {
-    if (x->event >= 0 && event_at(x->event)->kind == EV_ATOMIC)
+    if (x->event >= 0 && event_at(x->event)->line)
         snprintf(buf, size, "trace line %d", event_at(x->event)->line);
     else if (x->after == 0)
         snprintf(buf, size, "before trace line 1");

@@ -6,9 +6,12 @@
  * --weaken changed it), a stale read and the store it should have read, a
  * synchronization and the release it joined.
  *
- * The columns fit the terminal: 100 characters, or $COLUMNS. A line too
+ * On a terminal the columns fit it (its width, or $COLUMNS): a line too
  * long for its column wraps within it, before a parenthesis or the order
- * where it can, so that `(took out: completed)` stays whole.
+ * where it can, so that `(took out: completed)` stays whole, and the
+ * columns split the width so as to take the fewest rows. Into a file or a
+ * pipe the lines stay whole unless $COLUMNS asks (the docs build parses
+ * the columns: cmake/teach_pages.cmake).
  */
 #include "model.h"
 
@@ -16,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define LINE 320
 
@@ -117,12 +122,17 @@ void trace_format(const event *e, char *buf, size_t size)
 static int terminal_width(void)
 {
     const char *c = getenv("COLUMNS");
-    int w = c ? atoi(c) : 0;
-    return w >= 60 ? w : 100;
+    if (c && atoi(c) >= 60)
+        return atoi(c);
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 60)
+        return ws.ws_col;
+    return isatty(STDOUT_FILENO) ? 100 : 1 << 16;
 }
 
 /* The next piece of text that fits width: up to a break before " (" or
- * "  [" if there is one, else before a space, else width characters. */
+ * "  [" if there is one in its second half, else before a space, else
+ * width characters. */
 static int piece(const char *s, int width)
 {
     int n = (int)strlen(s);
@@ -130,7 +140,7 @@ static int piece(const char *s, int width)
         return n;
     int space = 0;
     for (int i = width; i > 0; --i) {
-        if (s[i] == ' ' && (s[i + 1] == '(' || s[i + 1] == ' '))
+        if (s[i] == ' ' && (s[i + 1] == '(' || s[i + 1] == ' ') && i >= width / 2)
             return i;
         if (s[i] == ' ' && !space)
             space = i;
@@ -138,29 +148,85 @@ static int piece(const char *s, int width)
     return space ? space : width;
 }
 
-/* The columns' widths: as wide as their longest line, shrunk (widest
- * first) until the row fits the terminal. */
+/* How many rows text takes in a column of this width. */
+static int rows(const char *text, int width)
+{
+    int n = 0;
+    do {
+        text += piece(text, width);
+        while (*text == ' ')
+            ++text;
+        ++n;
+    } while (*text);
+    return n;
+}
+
+/* The rows a trace takes with these column widths (the last column
+ * takes what is left of the terminal). */
+static int cost(const char (*lines)[LINE], int n, int nthreads, const int *width)
+{
+    int total = 0;
+    for (int i = 0; i < n; ++i) {
+        const event *e = event_at(i);
+        if (!e->line)
+            continue;
+        if (e->thread == EXPLORE_MAIN) {
+            total += rows(lines[i], terminal_width() - 12);
+            continue;
+        }
+        total += rows(lines[i], width[e->thread]);
+    }
+    (void)nthreads;
+    return total;
+}
+
+/* The columns' widths: the split of the terminal that takes the fewest
+ * rows (every column but the last as wide as its longest line, if they
+ * fit). At most 4 threads, so trying the splits is cheap. */
 static void widths(const char (*lines)[LINE], int n, int nthreads, int *width)
 {
+    int room = terminal_width() - 6 - 3 * (nthreads - 1), natural[EXPLORE_MAX_THREADS] = {0}, sum = 0;
     for (int t = 0; t < nthreads; ++t)
-        width[t] = 3 + (int)strlen(thread_name(t));
+        natural[t] = 3 + (int)strlen(thread_name(t));
     for (int i = 0; i < n; ++i) {
         int t = event_at(i)->thread;
-        if (t != EXPLORE_MAIN && event_at(i)->line && (int)strlen(lines[i]) > width[t])
-            width[t] = (int)strlen(lines[i]);
+        if (t != EXPLORE_MAIN && event_at(i)->line && (int)strlen(lines[i]) > natural[t])
+            natural[t] = (int)strlen(lines[i]);
     }
-    int room = terminal_width() - 6 - 3 * (nthreads - 1);
-    for (;;) {
-        int total = 0, widest = 0;
-        for (int t = 0; t < nthreads; ++t) {
-            total += width[t];
-            if (width[t] > width[widest])
-                widest = t;
+    for (int t = 0; t < nthreads; ++t)
+        sum += natural[t];
+    if (sum <= room) {
+        memcpy(width, natural, sizeof natural);
+        return;
+    }
+    /* Try every split in steps of `step` characters; keep the cheapest. */
+    int step = nthreads <= 2 ? 1 : nthreads == 3 ? 2 : 4, lo = 12, best = -1, w[EXPLORE_MAX_THREADS];
+    int k = nthreads - 1; /* free columns */
+    for (int code = 0;; ++code) {
+        int c = code, used = 0;
+        for (int t = 0; t < k; ++t) {
+            w[t] = lo + step * (c % ((room - lo * nthreads) / step + 1));
+            c /= (room - lo * nthreads) / step + 1;
+            used += w[t];
         }
-        if (total <= room || width[widest] <= 20)
-            return;
-        --width[widest];
+        if (c)
+            break;
+        w[k] = room - used;
+        if (w[k] < lo)
+            continue;
+        for (int t = 0; t < k; ++t)
+            if (w[t] > natural[t])
+                goto next;
+        int rows_now = cost(lines, n, nthreads, w);
+        if (best < 0 || rows_now < best) {
+            best = rows_now;
+            memcpy(width, w, sizeof w);
+        }
+    next:;
     }
+    if (best < 0)
+        for (int t = 0; t < nthreads; ++t)
+            width[t] = room / nthreads;
 }
 
 /* One trace line: its thread's column, wrapped, the others blank. */
@@ -188,7 +254,10 @@ static void print_line(int number, int thread, const char *text, const int *widt
             printf("      ");
         for (int t = 0; t < thread; ++t)
             printf("%-*s | ", width[t], "");
-        printf("%.*s\n", k, text);
+        int shown = k;
+        while (shown > 0 && text[shown - 1] == ' ')
+            --shown;
+        printf("%.*s\n", shown, text);
         text += k;
         while (*text == ' ')
             ++text;

@@ -110,12 +110,13 @@ bool weaken_add(const char *spec, char *why, size_t size)
 {
     const char *colon = strchr(spec, ':'), *eq = strchr(spec, '=');
     weakening w = {.order = -1};
-    if (!colon || !eq || eq < colon || (size_t)(colon - spec) >= sizeof w.file) {
+    if (!colon || !eq || eq < colon || (size_t)(colon - spec) >= 256) {
         snprintf(why, size, "--weaken takes FILE:LINE=ORDER, e.g. task.c:102=release, not %s", spec);
         return false;
     }
-    snprintf(w.file, sizeof w.file, "%.*s", (int)(colon - spec), spec);
-    snprintf(w.file, sizeof w.file, "%s", base_name(w.file));
+    char path[256];
+    snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
+    snprintf(w.file, sizeof w.file, "%s", base_name(path));
     w.line = atoi(colon + 1);
     w.order = order_parse(eq + 1);
     if (w.line <= 0 || w.order < 0) {
