@@ -201,11 +201,10 @@ void datarace_plain(int t, const volatile void *p, size_t size, bool write, cons
  * another thread's atomic operation must not race with. The sequencer's
  * m_latest exchange is acq_rel for this: the node it hands over was
  * initialized by the queue call that put it there. */
-void datarace_init(int t, const volatile void *p, size_t size, const explore_site *site)
+void datarace_init(int t, const event *e, size_t size)
 {
-    event *e = event_silent(EV_INIT, t, site);
     access now = {.epoch = clock_now(t), .event = event_index(e), .after = event_trace_lines()};
-    check_range(t, p, size, true, &now, NULL);
+    check_range(t, e->obj, size, true, &now, NULL);
 }
 
 void datarace_free(int t, const volatile void *p, size_t size, const event *free_event)

@@ -60,6 +60,13 @@ static bool drawn(int i, const char *kind)
         return true;
     case EV_RESUME:
         return strcmp(kind, "stack grows") == 0;
+    case EV_INIT: /* an initial value a drawn load read */
+        for (int k = i + 1; k < event_count(); ++k)
+            if (event_at(k)->kind == EV_ATOMIC && event_at(k)->reads_from == i)
+                return true;
+        return false;
+    case EV_NOTE: /* what the scenario does, for context; not the ends of threads */
+        return strcmp(e->text, "(finished)") != 0;
     default:
         return false;
     }
@@ -92,9 +99,10 @@ static void node(FILE *f, int i, const char *kind)
     if (e->kind == EV_RESUME)
         snprintf(text, sizeof text, "resume %s (nesting %d)", explore_name_of(e->obj) ? explore_name_of(e->obj)
                  : "a coroutine", e->depth);
-    else if (e->kind == EV_USE || e->kind == EV_PLAIN)
-        snprintf(text, sizeof text, "%s %s", e->kind == EV_PLAIN ? (e->stores ? "plain write at" : "plain read at")
-                 : "", e->text);
+    else if (e->kind == EV_USE)
+        snprintf(text, sizeof text, "use after free: %s", e->text);
+    else if (e->kind == EV_PLAIN)
+        snprintf(text, sizeof text, "%s %s", e->stores ? "plain write at" : "plain read at", e->text);
     else
         trace_format(e, text, sizeof text);
     if (e->line)
@@ -105,9 +113,11 @@ static void node(FILE *f, int i, const char *kind)
     snprintf(both, sizeof both, "%s%s", head, text);
     label_text(both, 34, label, sizeof label);
     bool hot = blamed(i) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
-    fprintf(f, "    e%d [label=\"%s\"%s];\n", i, label,
-            hot ? ", color=orangered, fontcolor=orangered, penwidth=2" : e->order != e->written && e->kind == EV_ATOMIC
-                ? ", color=purple, fontcolor=purple" : "");
+    const char *style = hot ? ", color=orangered, fontcolor=orangered, penwidth=2"
+                        : e->kind == EV_ATOMIC && e->order != e->written ? ", color=purple, fontcolor=purple, penwidth=2"
+                        : e->kind == EV_NOTE ? ", shape=plaintext, fontcolor=gray30, fontname=\"sans-serif\""
+                        : "";
+    fprintf(f, "    e%d [label=\"%s\"%s];\n", i, label, style);
     (void)kind;
 }
 
@@ -125,10 +135,14 @@ static void columns(FILE *f, const char *kind, const int *ids, int n)
                 char name[64];
                 fprintf(f, "  subgraph cluster_%d {\n    label=\"%s\"; style=rounded;\n", t,
                         t == EXPLORE_MAIN ? "main (setup, checks)" : name_thread(t, name, sizeof name));
+                /* An invisible head, level with the other columns' heads: side by side. */
+                fprintf(f, "    h%d [style=invis, shape=point];\n", t);
             }
             node(f, ids[k], kind);
             if (prev >= 0)
                 fprintf(f, "    e%d -> e%d [color=gray40];\n", prev, ids[k]);
+            else
+                fprintf(f, "    h%d -> e%d [style=invis];\n", t, ids[k]);
             prev = ids[k];
         }
         if (prev >= 0)
@@ -218,6 +232,27 @@ void graph_write(const char *path, const char *kind, const char *message)
         }
     fprintf(f, "digraph execution {\n  newrank=true;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
     columns(f, kind, ids, n);
+    fprintf(f, "  { rank=same;");
+    for (int t = 0; t < THREADS; ++t)
+        for (int k = 0; k < n; ++k)
+            if (event_at(ids[k])->thread == t) {
+                fprintf(f, " h%d;", t);
+                break;
+            }
+    fprintf(f, " }\n");
+    for (int t = 0, prev = -1; t < THREADS; ++t)
+        for (int k = 0; k < n; ++k)
+            if (event_at(ids[k])->thread == t) {
+                if (prev >= 0)
+                    fprintf(f, "  h%d -> h%d [style=invis];\n", prev, t); /* columns in thread order */
+                prev = t;
+                break;
+            }
+    /* Time flows down across the columns too: each event below the one
+     * before it in the trace, whichever thread made it. */
+    for (int k = 1; k < n; ++k)
+        if (event_at(ids[k - 1])->thread != event_at(ids[k])->thread)
+            fprintf(f, "  e%d -> e%d [style=invis];\n", ids[k - 1], ids[k]);
     reads_from(f, shown);
     failure_edges(f, kind, shown);
     legend(f, kind, message);

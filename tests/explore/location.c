@@ -52,7 +52,7 @@ typedef struct store {
     int thread;                   /* who stored it */
     vclock rs[THREADS];           /* rs[v]: clock of v's release whose sequence holds this store */
     uint32_t first_seen[THREADS]; /* first_seen[v]: v's epoch when it first read or wrote it; 0 never */
-    int event;                    /* its event; -1: an initial value */
+    int event;                    /* its event (atomic_init's for an initial value); -1: none seen */
 } store;
 
 typedef struct location {
@@ -144,13 +144,14 @@ static location *location_of(const volatile void *addr, size_t size)
 
 /* A new object at this address: its history starts here (7.17.2.2:
  * atomic_init is a plain, non-atomic initialization). */
-void location_init(volatile void *obj, size_t size, uintptr_t value, int thread)
+void location_init(event *e, size_t size)
 {
-    location *l = fresh(obj, size);
-    l->stores[0] = (store){.value = truncate_to(value, size), .thread = thread, .event = -1};
-    l->stores[0].first_seen[thread] = clock_now(thread);
+    location *l = fresh(e->obj, size);
+    int t = e->thread;
+    l->stores[0] = (store){.value = truncate_to(e->stored, size), .thread = t, .event = event_index(e)};
+    l->stores[0].first_seen[t] = clock_now(t);
     l->n = 1;
-    location_mem_write(obj, size, l->stores[0].value);
+    location_mem_write((volatile void *)e->obj, size, l->stores[0].value);
 }
 
 void location_forget(const volatile void *addr, size_t size)

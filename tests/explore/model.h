@@ -58,7 +58,7 @@ bool names_of_fields(void); /* explore_name_fields() was called */
 enum event_kind {
     EV_NOTE,      /* text: what the scenario does, a wait, "(finished)" */
     EV_ATOMIC,    /* an atomic operation (location.c fills it) */
-    EV_INIT,      /* atomic_init: not a trace line, a plain write (race.c) */
+    EV_INIT,      /* atomic_init: not a trace line; a plain write (datarace.c), a location's first store */
     EV_ALLOC,     /* block, size; failed: an injected failure */
     EV_FREE,      /* block */
     EV_USE,       /* a use of a freed block: the failure's own event */
@@ -140,7 +140,7 @@ uintptr_t location_do(event *e, size_t size, int back);
 uintptr_t location_newest(const volatile void *obj, size_t size); /* what a read-modify-write would read */
 uintptr_t location_mem_read(const volatile void *p, size_t size);
 void location_mem_write(volatile void *p, size_t size, uintptr_t v);
-void location_init(volatile void *obj, size_t size, uintptr_t value, int thread);
+void location_init(event *init, size_t size); /* atomic_init: the location starts again, at init->stored */
 void location_forget(const volatile void *addr, size_t size); /* a freed block's locations */
 
 /* ---- datarace.c: the data-race check --------------------------------------- */
@@ -148,7 +148,7 @@ void location_forget(const volatile void *addr, size_t size); /* a freed block's
 void datarace_reset(void (*on_race)(const char *what)); /* on_race: the scenario's, or NULL to fail */
 void datarace_plain(int thread, const volatile void *p, size_t size, bool write, const void *pc);
 void datarace_atomic(int thread, const event *e, size_t size, bool wrote);
-void datarace_init(int thread, const volatile void *p, size_t size, const explore_site *site);
+void datarace_init(int thread, const event *init, size_t size);
 void datarace_free(int thread, const volatile void *p, size_t size, const event *free_event);
 void datarace_quiet(bool on); /* the scenario observing, not the program (explore_unchecked) */
 bool datarace_is_quiet(void);

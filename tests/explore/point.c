@@ -82,9 +82,13 @@ uintptr_t explore_atomic(const explore_atomic_op *op)
 void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const explore_site *site)
 {
     int self = thread_self();
+    event *e = event_silent(EV_INIT, self, site); /* the initial value's "store" */
+    e->obj = obj;
+    e->stored = value;
+    e->stores = true;
     if (checked())
-        datarace_init(self, obj, size, site);
-    location_init(obj, size, value, self);
+        datarace_init(self, e, size);
+    location_init(e, size);
 }
 
 void explore_fence(const explore_site *site, int order)

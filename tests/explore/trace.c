@@ -29,11 +29,12 @@ static void what_it_saw(const event *e, char *buf, size_t size)
 {
     buf[0] = '\0';
     int newest = e->newest >= 0 ? event_at(e->newest)->line : 0;
-    if (e->stale && e->reads_from >= 0 && e->newest >= 0)
+    bool initial = e->reads_from < 0 || event_at(e->reads_from)->kind == EV_INIT;
+    if (e->stale && !initial && e->newest >= 0)
         snprintf(buf, size, "  (stale: reads line %d's store, not line %d's)", event_at(e->reads_from)->line, newest);
     else if (e->stale && e->newest >= 0)
         snprintf(buf, size, "  (stale: reads the initial value, not line %d's store)", newest);
-    else if (e->synchronizes && e->reads_from >= 0)
+    else if (e->synchronizes && !initial)
         snprintf(buf, size, "  (syncs with line %d)", event_at(e->reads_from)->line);
 }
 
@@ -95,8 +96,9 @@ void trace_format(const event *e, char *buf, size_t size)
     switch (e->kind) {
     case EV_ATOMIC: format_atomic(e, buf, size); return;
     case EV_ALLOC:
+        name = e->text[0] ? e->text : name ? name : "";
         snprintf(buf, size, "%sallocate %zu bytes%s%s%s", at(e, where, sizeof where), e->size,
-                 e->text[0] ? (e->failed ? " for " : ": ") : "", e->text,
+                 name[0] ? (e->failed ? " for " : ": ") : "", name,
                  e->failed ? ": fails (injected: lockstep_alloc_fail_nth)" : "");
         return;
     case EV_FREE:
@@ -113,6 +115,12 @@ void trace_format(const event *e, char *buf, size_t size)
     case EV_BROADCAST:
         snprintf(buf, size, "%s%s %s (wakes %d)", at(e, where, sizeof where), e->site->name, obj, e->woken);
         return;
+    case EV_INIT: {
+        char value[64];
+        name_value(obj, e->obj, e->stored, value, sizeof value);
+        snprintf(buf, size, "%satomic_init %s = %s", at(e, where, sizeof where), obj, value);
+        return;
+    }
     default: snprintf(buf, size, "%s", e->text); return;
     }
 }
