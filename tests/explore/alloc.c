@@ -257,7 +257,7 @@ void explore_free_at(void *p, const explore_site *site)
         const event *first = event_at(b->free_event);
         event *again = event_silent(EV_USE, self, site);
         again->obj = b->p;
-        snprintf(again->text, sizeof again->text, "frees it again");
+        snprintf(again->text, sizeof again->text, "double free: frees it again");
         fail_blame(first);
         fail_blame(again);
         char at1[64];
@@ -312,7 +312,7 @@ static _Noreturn void freed_fail(int thread, const block *b, const explore_site 
     snprintf(by, sizeof by, "%s", who(f->thread));
     event *use = event_silent(EV_USE, thread, site);
     use->obj = b->p;
-    snprintf(use->text, sizeof use->text, "%s", what);
+    snprintf(use->text, sizeof use->text, "use after free: %s", what);
     fail_blame(f);
     fail_blame(use);
     char at[64];

@@ -63,12 +63,3 @@ void event_note(int thread, const char *fmt, ...)
     vsnprintf(e->text, sizeof e->text, fmt, ap);
     va_end(ap);
 }
-
-void explore_note(const char *fmt, ...)
-{
-    event *e = event_new(EV_NOTE, thread_self(), NULL);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->text, sizeof e->text, fmt, ap);
-    va_end(ap);
-}

@@ -42,11 +42,13 @@ static bool blamed(int i)
 static bool about_culprit(const event *e)
 {
     const volatile void *c = fail_evidence()->culprit;
-    if (!c)
+    const void *block = c ? alloc_block_of(c) : NULL;
+    if (!block)
         return false;
     if (e->kind == EV_RESUME)
-        return e->obj == c;
-    return e->kind == EV_ATOMIC && e->stores && e->stored == (uintptr_t)c;
+        return alloc_block_of(e->obj) == block;
+    /* a handle or a node inside its frame, stored where the other side looks */
+    return e->kind == EV_ATOMIC && e->stores && alloc_block_of((const void *)e->stored) == block;
 }
 
 static bool drawn(int i, const char *kind)
@@ -100,7 +102,7 @@ static void node(FILE *f, int i, const char *kind)
         snprintf(text, sizeof text, "resume %s (nesting %d)", explore_name_of(e->obj) ? explore_name_of(e->obj)
                  : "a coroutine", e->depth);
     else if (e->kind == EV_USE)
-        snprintf(text, sizeof text, "use after free: %s", e->text);
+        snprintf(text, sizeof text, "%s", e->text);
     else if (e->kind == EV_PLAIN)
         snprintf(text, sizeof text, "%s %s", e->stores ? "plain write at" : "plain read at", e->text);
     else
@@ -174,7 +176,7 @@ static void failure_edges(FILE *f, const char *kind, const bool *shown)
         int i = ev->events[k];
         if (!shown[i])
             continue;
-        if (prev >= 0 && strcmp(kind, "deadlock") != 0)
+        if (prev >= 0)
             fprintf(f, "  e%d -> e%d [color=orangered, style=dashed, penwidth=2, constraint=false%s];\n", prev, i,
                     strcmp(kind, "data race") == 0 ? ", dir=both" : "");
         prev = i;

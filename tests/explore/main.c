@@ -84,7 +84,10 @@ int main(int argc, char **argv)
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
     long n = explore_run(s, program, bound, bound_is_hard, replay);
-    if (!replay && explore_exhaustive())
+    if (!replay && explore_exhaustive() && s->exhaustive && !bound_is_hard)
+        printf("explore: %ld schedule%s explored, every interleaving (exhaustive, with no bound), every one passed\n",
+               n, n == 1 ? "" : "s");
+    else if (!replay && explore_exhaustive())
         printf("explore: %ld schedule%s explored, every interleaving (exhaustive: none needs more than %d "
                "preemption%s), every one passed\n", n, n == 1 ? "" : "s", explore_bound(),
                explore_bound() == 1 ? "" : "s");

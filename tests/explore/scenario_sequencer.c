@@ -322,6 +322,7 @@ static void check_sequencer(void)
                 explore_fail("wrong value", "queue %s failed, yet its maker ran", n);
             continue;
         }
+        explore_culprit(g_tasks[i].m_promise); /* --graph: its frame's publication, and its resumes */
         if (op->made == 0)
             explore_fail("lost wake-up", "task %s never ran: every thread has finished and its maker was never "
                          "called, so the chain is wedged and nobody will ever start it", n);
@@ -370,6 +371,7 @@ static void check_awaiter(void)
     if (f) {
         int id = (int)(intptr_t)f->ctx;
         const char *n = g_op_names[id];
+        explore_culprit(f);
         if (f->finished > 1 || f->resumed_when_done)
             explore_fail("resumed twice", "the awaiter of task %s finished its await %d times and was resumed %d "
                          "times after its end", n, f->finished, f->resumed_when_done);

@@ -16,6 +16,7 @@
  */
 #include "model.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -116,8 +117,13 @@ static _Noreturn void deadlock(void)
         else if (t->wants) {
             const held *h = held_of(t->wants);
             len += (size_t)snprintf(why + len, sizeof why - len, " T%d wants a mutex held by T%d;", i, h->owner);
-            if (h->lock_event >= 0)
+            if (h->lock_event >= 0) {
                 fail_blame(event_at(h->lock_event));
+                event *w = event_silent(EV_NOTE, i, NULL);
+                snprintf(w->text, sizeof w->text, "deadlock: waits for the mutex T%d locked at line %d", h->owner,
+                         event_at(h->lock_event)->line);
+                fail_blame(w);
+            }
         } else if (t->until)
             len += (size_t)snprintf(why + len, sizeof why - len, " T%d waits until %s;", i, t->until_what);
     }
@@ -259,3 +265,13 @@ void thread_run_all(void)
 }
 
 void thread_end_schedule(void) { g_in_schedule = false; }
+
+/* A line in the calling thread's column of the trace (what the scenario does). */
+void explore_note(const char *fmt, ...)
+{
+    event *e = event_new(EV_NOTE, thread_self(), NULL);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+}
