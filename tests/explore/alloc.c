@@ -51,6 +51,14 @@ static int g_nblocks;
 #define GUARD_SIZE (1u << 16)
 static char *g_guard; /* PROT_NONE: the poison points into its middle */
 
+/* Whether addr lies in the guard region freed blocks point into (crash.c). */
+bool alloc_is_poison(const void *addr)
+{
+    return g_guard && (const char *)addr >= g_guard && (const char *)addr < g_guard + GUARD_SIZE;
+}
+
+const void *alloc_poison(void) { return g_guard + GUARD_SIZE / 2; }
+
 /* Per thread (index explore_self(), EXPLORE_MAIN the main thread), for its
  * next allocations: an injected failure, counted as common/src/alloc.c
  * does, and the names explore_name_next_alloc() gave them. */
@@ -383,34 +391,4 @@ void alloc_check_leaks(void)
             explore_fail("leak", "%s was never freed (%lld block(s) left at the end of the schedule)", desc,
                          (long long)lockstep_alloc_live());
         }
-}
-
-/* ---- crashes ------------------------------------------------------------------ */
-
-/* A library assert (SIGABRT) or a fault ends the schedule: print its trace.
- * Not async-signal-safe, knowingly: the process is about to end, and the
- * other scenario threads are parked in the scheduler, not in stdio. */
-static void on_crash(int sig, siginfo_t *info, void *ctx)
-{
-    (void)ctx;
-    char *addr = info->si_addr;
-    if (sig == SIGABRT)
-        explore_fail("assert", "a library assert failed (the C library printed its message on stderr)");
-    if (g_guard && addr >= g_guard && addr < g_guard + GUARD_SIZE)
-        explore_fail("use after free", "%s crashed (%s at %p) using a pointer it read out of a freed block (freed "
-                     "blocks are filled with the address %p; see the last 'free' line above)", who(thread_self()),
-                     strsignal(sig), (void *)addr, (void *)(g_guard + GUARD_SIZE / 2));
-    explore_fail("crash", "%s crashed: %s at address %p", who(thread_self()), strsignal(sig), (void *)addr);
-}
-
-void explore_install_crash_handlers(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_crash;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i)
-        sigaction(sigs[i], &sa, NULL);
 }

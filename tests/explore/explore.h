@@ -35,7 +35,7 @@ typedef struct explore_scenario {
     int nthreads;
     const char *thread_names[EXPLORE_MAX_THREADS];
     void (*threads[EXPLORE_MAX_THREADS])(void);
-    void (*begin)(void);   /* optional: before each round of the search (sched.c) */
+    void (*begin)(void);   /* optional: before each round of the search (run.c) */
     void (*setup)(void);   /* before the threads start, on the main thread */
     void (*check)(void);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
@@ -104,7 +104,7 @@ void explore_wait_until(bool (*ready)(void), const char *what);
 
 /* Between explore_unchecked(true) and (false), the calling thread's plain
  * accesses are the scenario observing, not the program: the race check
- * (race.c) leaves them out. For a scenario's peek at a counter another
+ * (datarace.c) leaves them out. For a scenario's peek at a counter another
  * thread may be writing; never around the step's own code. */
 void explore_unchecked(bool on);
 

@@ -208,6 +208,8 @@ void alloc_check_use(int thread, const volatile void *obj, const char *verb, con
                      const char *prep);
 void alloc_check_leaks(void);
 const void *alloc_block_of(const volatile void *addr); /* the block addr lies in (even freed), or NULL */
+bool alloc_is_poison(const void *addr);
+const void *alloc_poison(void);
 
 /* ---- point.c ------------------------------------------------------------- */
 

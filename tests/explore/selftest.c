@@ -70,7 +70,7 @@ static void check_free(void) { free_counter(); }
  */
 
 static atomic_int g_x, g_y;
-static int g_data;        /* plain memory: its accesses reach race.c */
+static int g_data;        /* plain memory: its accesses reach datarace.c */
 static int g_r[3];        /* what the threads read, in thread order */
 static unsigned long long g_seen; /* outcomes found, as bits (litmus_bit) */
 
