@@ -213,7 +213,6 @@ const void *alloc_poison(void);
 
 /* ---- point.c ------------------------------------------------------------- */
 
-int point_resume_nesting(void);
 void point_reset(void);
 
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
@@ -233,7 +232,6 @@ evidence *fail_evidence(void);
 void fail_blame(const event *e);   /* adds e to the failure's events */
 void fail_reset(void);
 void fail_set_program(const explore_scenario *s, const char *program);
-void fail_set_graph(const char *path);
 long run_schedules(void);
 
 #endif /* LOCKSTEP_EXPLORE_MODEL_H */
