@@ -22,12 +22,12 @@
 /* MAP_ANONYMOUS is not in POSIX 2008, which the project asks for. */
 #define _DEFAULT_SOURCE
 
-#include "explore.h"
 #include "model.h"
 
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
 
+#include <execinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +38,10 @@
 typedef struct block {
     char *p;
     size_t size;
-    const char *file; /* where it was allocated (NULL: common/, e.g. a frame from lockstep_coro_new) */
-    int line;
-    bool freed;
-    int freed_by;     /* thread, -1 main */
-    const char *freed_file;
-    int freed_line;
-    int freed_event;  /* trace line of the free */
+    const explore_site *site; /* where it was allocated; NULL: by common/ (a frame from lockstep_coro_new) */
+    void *callers[3];         /* then: who called, for the report (backtrace) */
+    int alloc_event;
+    int free_event;           /* -1: not freed */
 } block;
 
 #define MAX_BLOCKS 256
@@ -54,7 +51,15 @@ static int g_nblocks;
 #define GUARD_SIZE (1u << 16)
 static char *g_guard; /* PROT_NONE: the poison points into its middle */
 
-/* Per thread (index explore_self() + 1, so 0 is the main thread), for its
+/* Whether addr lies in the guard region freed blocks point into (crash.c). */
+bool alloc_is_poison(const void *addr)
+{
+    return g_guard && (const char *)addr >= g_guard && (const char *)addr < g_guard + GUARD_SIZE;
+}
+
+const void *alloc_poison(void) { return g_guard + GUARD_SIZE / 2; }
+
+/* Per thread (index explore_self(), EXPLORE_MAIN the main thread), for its
  * next allocations: an injected failure, counted as common/src/alloc.c
  * does, and the names explore_name_next_alloc() gave them. */
 #define MAX_UPCOMING_NAMES 4
@@ -66,11 +71,11 @@ typedef struct upcoming {
     bool coro[MAX_UPCOMING_NAMES];
     int nnames;
 } upcoming;
-static upcoming g_upcoming[EXPLORE_MAX_THREADS + 1];
+static upcoming g_upcoming[THREADS];
 
 static upcoming *mine(void)
 {
-    return &g_upcoming[explore_self() + 1];
+    return &g_upcoming[thread_self()];
 }
 
 /* As common/src/alloc.c: the countdown reaches zero on the failing call. */
@@ -84,23 +89,26 @@ static bool inject_failure(upcoming *u)
     return true;
 }
 
-static const char *base(const char *file)
+/* Where a block was allocated: its hooked site, or the first caller
+ * outside common/ (a coroutine frame: where lockstep_coro_new was called). */
+static const char *where(const block *b, char *buf, size_t size)
 {
-    const char *slash = file ? strrchr(file, '/') : NULL;
-    return slash ? slash + 1 : file ? file : "common";
-}
-
-/* "task.c:60", or "common:" for an allocation in common/ (a coroutine frame). */
-static const char *site(const char *file, int line, char *buf, size_t size)
-{
-    if (file)
-        snprintf(buf, size, "%s:%d", base(file), line);
-    else
-        snprintf(buf, size, "common:");
+    if (b->site) {
+        snprintf(buf, size, "%s:%d", base_name(b->site->file), b->site->line);
+        return buf;
+    }
+    char file[300];
+    int line;
+    for (int i = 0; i < 3; ++i)
+        if (b->callers[i] && name_code_line(b->callers[i], file, sizeof file, &line) && !strstr(file, "common/")) {
+            snprintf(buf, size, "%s:%d", base_name(file), line);
+            return buf;
+        }
+    snprintf(buf, size, "common/");
     return buf;
 }
 
-void explore_alloc_reset(void)
+void alloc_reset(void)
 {
     for (int i = 0; i < g_nblocks; ++i)
         free(g_blocks[i].p);
@@ -122,22 +130,34 @@ static block *find(const volatile void *addr, bool inside)
 static const char *who(int thread)
 {
     static char buf[80];
-    if (thread < 0)
+    if (thread == EXPLORE_MAIN)
         return "the main thread";
-    snprintf(buf, sizeof buf, "T%d %s", thread, explore_thread_name(thread));
+    snprintf(buf, sizeof buf, "T%d %s", thread, thread_name(thread));
+    return buf;
+}
+
+/* Where a free was: "task.c:48", or common/'s (lockstep_coro_destroy's). */
+static const char *free_site(const event *f, char *buf, size_t size)
+{
+    if (f->site)
+        snprintf(buf, size, "%s:%d", base_name(f->site->file), f->site->line);
+    else
+        snprintf(buf, size, "lockstep_free in common/");
     return buf;
 }
 
 static void describe(const block *b, char *buf, size_t size)
 {
     const char *name = explore_name_of(b->p);
+    char at[64];
+    where(b, at, sizeof at);
     if (name)
-        snprintf(buf, size, "'%s' (%zu bytes, allocated at %s:%d)", name, b->size, base(b->file), b->line);
+        snprintf(buf, size, "'%s' (%zu bytes, allocated at %s)", name, b->size, at);
     else
-        snprintf(buf, size, "a block of %zu bytes allocated at %s:%d", b->size, base(b->file), b->line);
+        snprintf(buf, size, "a block of %zu bytes allocated at %s", b->size, at);
 }
 
-void *explore_alloc_at(size_t size, const char *file, int line)
+static void *alloc(size_t size, const explore_site *site, void *const *callers)
 {
     if (!g_guard) {
         g_guard = mmap(NULL, GUARD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -146,7 +166,7 @@ void *explore_alloc_at(size_t size, const char *file, int line)
             exit(2);
         }
     }
-    char at[64];
+    int self = thread_self();
     upcoming *u = mine();
     const char *name = NULL;
     bool coro = false;
@@ -157,9 +177,17 @@ void *explore_alloc_at(size_t size, const char *file, int line)
         memmove(u->names, u->names + 1, (size_t)u->nnames * sizeof u->names[0]);
         memmove(u->coro, u->coro + 1, (size_t)u->nnames * sizeof u->coro[0]);
     }
+    /* A trace line for the scenario threads' allocations that say something:
+     * a site in the step's code, or a name. */
+    bool traced = self != EXPLORE_MAIN && (site || name);
+    event *e = traced ? event_new(EV_ALLOC, self, site) : event_silent(EV_ALLOC, self, site);
+    e->size = size;
+    if (name)
+        snprintf(e->text, sizeof e->text, "%s", name);
     if (inject_failure(u)) {
-        explore_trace_add(explore_self(), "%s allocate %zu bytes%s%s: fails (injected: lockstep_alloc_fail_nth)",
-                          site(file, line, at, sizeof at), size, name ? " for " : "", name ? name : "");
+        e->failed = true;
+        if (!traced) /* a failure is always worth a line */
+            *e = *event_new(EV_ALLOC, self, site);
         return NULL;
     }
     if (g_nblocks == MAX_BLOCKS)
@@ -170,16 +198,19 @@ void *explore_alloc_at(size_t size, const char *file, int line)
         fputs("explore: out of memory\n", stderr);
         exit(2);
     }
-    g_blocks[g_nblocks++] = (block){p, size, file, line, false, -1, NULL, 0, 0};
+    block *b = &g_blocks[g_nblocks++];
+    *b = (block){.p = p, .size = size, .site = site, .alloc_event = event_index(e), .free_event = -1};
+    if (callers)
+        memcpy(b->callers, callers, sizeof b->callers);
+    e->obj = p;
     if (name && coro)
         explore_name_coro(p, name);
     else if (name)
         explore_name(p, name);
-    if (explore_self() >= 0 && (file || name))
-        explore_trace_add(explore_self(), "%s allocate %zu bytes%s%s", site(file, line, at, sizeof at), size,
-                          name ? ": " : "", name ? name : "");
     return p;
 }
+
+void *explore_alloc_at(size_t size, const explore_site *site) { return alloc(size, site, NULL); }
 
 void lockstep_alloc_fail_nth(uint64_t n)
 {
@@ -218,133 +249,146 @@ void explore_name_next_alloc(const char *name, bool coro)
 static lockstep_coro *trap_resume(lockstep_coro *self);
 static void trap_destroy(lockstep_coro *self);
 
-void explore_free_at(void *p, const char *file, int line)
+void explore_free_at(void *p, const explore_site *site)
 {
     if (!p)
         return;
+    int self = thread_self();
     block *b = find(p, false);
-    char what[160];
+    char what[200], at[64] = "lockstep_free";
+    if (site)
+        snprintf(at, sizeof at, "%s:%d", base_name(site->file), site->line);
     if (!b)
-        explore_fail("bad free", "%s:%d frees %p, which lockstep_alloc did not return", base(file), line, p);
-    describe(b, what, sizeof what);
-    if (b->freed)
-        explore_fail("double free", "%s:%d frees %s a second time; %s freed it at %s:%d (trace line %d)",
-                     base(file), line, what, who(b->freed_by), base(b->freed_file), b->freed_line, b->freed_event);
-    /* Freeing is a write to every byte of the block (race.c), after every
+        explore_fail("bad free", "%s frees %p, which lockstep_alloc did not return", at, p);
+    if (b->free_event >= 0) {
+        describe(b, what, sizeof what);
+        const event *first = event_at(b->free_event);
+        event *again = event_silent(EV_USE, self, site);
+        again->obj = b->p;
+        snprintf(again->text, sizeof again->text, "double free: frees it again");
+        fail_blame(first);
+        fail_blame(again);
+        char at1[64];
+        explore_fail("double free", "%s frees %s a second time; %s freed it at %s (trace line %d)", at, what,
+                     who(first->thread), free_site(first, at1, sizeof at1), first->line);
+    }
+    event *e = event_new(EV_FREE, self, site);
+    e->obj = b->p;
+    /* Freeing is a write to every byte of the block (datarace.c), after every
      * other thread's last use of it, or it races with that use. */
-    model_free_as_write(b->p, b->size, file, line);
-    model_forget(b->p, b->size);
-    b->freed = true;
-    b->freed_by = explore_self();
-    b->freed_file = file;
-    b->freed_line = line;
-    if (file)
-        explore_trace_add(explore_self(), "%s:%d free %s", base(file), line, explore_name_of(p) ? explore_name_of(p) : "block");
-    else
-        explore_trace_add(explore_self(), "free %s%s", explore_name_of(p) ? explore_name_of(p) : "a block",
-                          explore_is_coro(p) ? "'s frame" : "");
-    b->freed_event = explore_trace_length();
+    if (thread_running())
+        datarace_free(self, b->p, b->size, e);
+    location_forget(b->p, b->size);
+    b->free_event = event_index(e);
 
     uintptr_t poison = (uintptr_t)(g_guard + GUARD_SIZE / 2);
     size_t words = b->size / sizeof poison;
     memset(b->p, 0xa5, b->size);
     for (size_t i = 0; i < words; ++i)
         memcpy(b->p + i * sizeof poison, &poison, sizeof poison);
-    if (explore_is_coro(p) && b->size >= sizeof(lockstep_coro)) {
+    if (name_is_coro(p) && b->size >= sizeof(lockstep_coro)) {
         lockstep_coro *h = p;
         h->resume = trap_resume;
         h->destroy = trap_destroy;
     }
 }
 
-void *lockstep_alloc(size_t size) { return explore_alloc_at(size, NULL, 0); }
-void lockstep_free(void *p) { explore_free_at(p, NULL, 0); }
+/* common/'s calls (coro.c, not hooked): no site, so who called is kept. */
+void *lockstep_alloc(size_t size)
+{
+    void *callers[5] = {0};
+    int n = backtrace(callers, 5); /* [0] is here, [1] lockstep_coro_new, then its caller */
+    return alloc(size, NULL, n > 1 ? callers + 1 : NULL);
+}
+
+void lockstep_free(void *p) { explore_free_at(p, NULL); }
 
 int64_t lockstep_alloc_live(void)
 {
     int64_t live = 0;
     for (int i = 0; i < g_nblocks; ++i)
-        live += !g_blocks[i].freed;
+        live += g_blocks[i].free_event < 0;
     return live;
 }
 
-static _Noreturn void freed_fail(const char *kind, const block *b, const char *what)
+/* The use of a freed block: its event and the free's are the failure's. */
+static _Noreturn void freed_fail(int thread, const block *b, const explore_site *site, const char *what)
 {
-    char desc[160];
+    char desc[200], by[80];
     describe(b, desc, sizeof desc);
-    char by[80];
-    snprintf(by, sizeof by, "%s", who(b->freed_by));
-    explore_fail(kind, "%s %s %s, which %s freed (trace line %d, %s:%d)", who(explore_self()), what, desc, by,
-                 b->freed_event, base(b->freed_file), b->freed_line);
+    const event *f = event_at(b->free_event);
+    snprintf(by, sizeof by, "%s", who(f->thread));
+    event *use = event_silent(EV_USE, thread, site);
+    use->obj = b->p;
+    snprintf(use->text, sizeof use->text, "use after free: %s", what);
+    fail_blame(f);
+    fail_blame(use);
+    char at[64];
+    explore_fail("use after free", "%s %s %s, which %s freed (trace line %d, %s)", who(thread), what, desc, by,
+                 f->line, free_site(f, at, sizeof at));
 }
 
 bool explore_freed(const volatile void *p)
 {
     const block *b = find(p, false);
-    return b && b->freed;
+    return b && b->free_event >= 0;
 }
 
-const void *explore_block_of(const volatile void *addr)
+const void *alloc_block_of(const volatile void *addr)
 {
     const block *b = find(addr, true);
     return b ? b->p : NULL;
 }
 
-void explore_check_access(const volatile void *obj, size_t size, const char *what)
+void alloc_check_use(int thread, const volatile void *obj, const char *verb, const explore_site *site,
+                     const char *prep)
 {
-    (void)size;
     const block *b = find(obj, true);
-    if (b && b->freed)
-        freed_fail("use after free", b, what);
+    if (!b || b->free_event < 0)
+        return;
+    char what[200];
+    if (site)
+        snprintf(what, sizeof what, "%s %s:%d %s", verb, base_name(site->file), site->line, prep);
+    else
+        snprintf(what, sizeof what, "%s", verb);
+    freed_fail(thread, b, site, what);
 }
 
 static lockstep_coro *trap_resume(lockstep_coro *self)
 {
-    freed_fail("use after free", find(self, false), "resumes the coroutine");
+    freed_fail(thread_self(), find(self, false), NULL, "resumes the coroutine");
 }
 
 static void trap_destroy(lockstep_coro *self)
 {
-    freed_fail("use after free", find(self, false), "destroys the coroutine");
+    freed_fail(thread_self(), find(self, false), NULL, "destroys the coroutine");
 }
 
-void explore_check_leaks(void)
+/* A leak's evidence: its allocation, and the last atomic operation on the
+ * block or on a pointer into it: the last chance to free it, not taken. */
+static void blame_leak(const block *b)
+{
+    fail_blame(event_at(b->alloc_event));
+    for (int i = event_count() - 1; i >= 0; --i) {
+        const event *e = event_at(i);
+        uintptr_t lo = (uintptr_t)b->p, hi = lo + b->size;
+        bool on = (uintptr_t)e->obj >= lo && (uintptr_t)e->obj < hi;
+        bool about = (e->read >= lo && e->read < hi) || (e->stored >= lo && e->stored < hi);
+        if (e->kind == EV_ATOMIC && (on || about)) {
+            fail_blame(e);
+            return;
+        }
+    }
+}
+
+void alloc_check_leaks(void)
 {
     for (int i = 0; i < g_nblocks; ++i)
-        if (!g_blocks[i].freed) {
-            char desc[160];
+        if (g_blocks[i].free_event < 0) {
+            char desc[200];
             describe(&g_blocks[i], desc, sizeof desc);
+            blame_leak(&g_blocks[i]);
             explore_fail("leak", "%s was never freed (%lld block(s) left at the end of the schedule)", desc,
                          (long long)lockstep_alloc_live());
         }
-}
-
-/* ---- crashes ------------------------------------------------------------------ */
-
-/* A library assert (SIGABRT) or a fault ends the schedule: print its trace.
- * Not async-signal-safe, knowingly: the process is about to end, and the
- * other scenario threads are parked in the scheduler, not in stdio. */
-static void on_crash(int sig, siginfo_t *info, void *ctx)
-{
-    (void)ctx;
-    char *addr = info->si_addr;
-    if (sig == SIGABRT)
-        explore_fail("assert", "a library assert failed (the C library printed its message on stderr)");
-    if (g_guard && addr >= g_guard && addr < g_guard + GUARD_SIZE)
-        explore_fail("use after free", "%s crashed (%s at %p) using a pointer it read out of a freed block (freed "
-                     "blocks are filled with the address %p; see the last 'free' line above)", who(explore_self()),
-                     strsignal(sig), (void *)addr, (void *)(g_guard + GUARD_SIZE / 2));
-    explore_fail("crash", "%s crashed: %s at address %p", who(explore_self()), strsignal(sig), (void *)addr);
-}
-
-void explore_install_crash_handlers(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_crash;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i)
-        sigaction(sigs[i], &sa, NULL);
 }

@@ -6,7 +6,7 @@
  * components say how far each other thread's history happens before u's
  * current point: thread v's step e happens before it iff u's c[v] >= e.
  *
- * A thread's count moves on after every synchronizing operation (model_tick):
+ * A thread's count moves on after every synchronizing operation (clock_tick):
  * everything it does between two of them shares one epoch, and whatever it
  * does after a release is a later epoch than the clock the release published,
  * so a thread that acquires that release is not ordered after it.
@@ -15,12 +15,16 @@
  * "synchronizes with" and sequenced-before; a join of the releasing clock
  * into the acquiring thread's clock is exactly one synchronizes-with edge,
  * and the clocks' transitivity is the relation's.
+ *
+ * The clock of a location's store (location.c) and of a mutex (below) is the
+ * same vclock: a release copies the releaser's clock into it, an acquire
+ * joins it into the acquirer's (loom's synchronize.rs).
  */
 #include "model.h"
 
 #include <string.h>
 
-static vclock g_clock[MODEL_SLOTS];
+static vclock g_clock[THREADS];
 
 /* The mutexes' clocks: what the last unlock released. */
 typedef struct mutex_clock {
@@ -30,46 +34,32 @@ typedef struct mutex_clock {
 static mutex_clock g_mutexes[16];
 static int g_nmutexes;
 
-void model_clock_reset(void)
+void clock_reset(void)
 {
     memset(g_clock, 0, sizeof g_clock);
     /* Epochs start at 1, so that 0 can mean "never". */
-    for (int u = 0; u < MODEL_SLOTS; ++u)
+    for (int u = 0; u < THREADS; ++u)
         g_clock[u].c[u] = 1;
     g_nmutexes = 0;
 }
 
-int model_slot(void)
-{
-    int self = explore_self();
-    return self < 0 ? MODEL_MAIN : self;
-}
+const vclock *clock_of(int thread) { return &g_clock[thread]; }
+uint32_t clock_now(int thread) { return g_clock[thread].c[thread]; }
+void clock_tick(int thread) { ++g_clock[thread].c[thread]; }
 
-const vclock *model_clock(int slot) { return &g_clock[slot]; }
-uint32_t model_now(int slot) { return g_clock[slot].c[slot]; }
-void model_tick(int slot) { ++g_clock[slot].c[slot]; }
-
-void vclock_join(vclock *into, const vclock *from)
+static void vclock_join(vclock *into, const vclock *from)
 {
-    for (int u = 0; u < MODEL_SLOTS; ++u)
+    for (int u = 0; u < THREADS; ++u)
         if (from->c[u] > into->c[u])
             into->c[u] = from->c[u];
 }
 
-bool vclock_is_zero(const vclock *v)
-{
-    for (int u = 0; u < MODEL_SLOTS; ++u)
-        if (v->c[u])
-            return false;
-    return true;
-}
+void clock_join(int thread, const vclock *from) { vclock_join(&g_clock[thread], from); }
 
-void model_join(int slot, const vclock *from) { vclock_join(&g_clock[slot], from); }
-
-bool model_hb(int u, uint32_t e, int slot)
+bool clock_hb(int u, uint32_t e, int thread)
 {
     /* Program order (sequenced-before, 5.1.2.3p3) within one thread. */
-    return u == slot || g_clock[slot].c[u] >= e;
+    return u == thread || g_clock[thread].c[u] >= e;
 }
 
 static vclock *mutex_clock_of(const void *m)
@@ -85,32 +75,30 @@ static vclock *mutex_clock_of(const void *m)
 
 /* 5.1.2.4p6-7 (C11 mutexes; POSIX says the same of pthread_mutex_t in
  * XBD 4.12): an unlock synchronizes with the next lock of the same mutex. */
-void model_mutex_unlock(const void *m)
+void clock_mutex_unlock(int thread, const void *m)
 {
-    int u = model_slot();
-    vclock_join(mutex_clock_of(m), &g_clock[u]);
-    model_tick(u);
+    vclock_join(mutex_clock_of(m), &g_clock[thread]);
+    clock_tick(thread);
 }
 
-void model_mutex_lock(const void *m)
+void clock_mutex_lock(int thread, const void *m)
 {
-    int u = model_slot();
-    vclock_join(&g_clock[u], mutex_clock_of(m));
-    model_tick(u);
+    vclock_join(&g_clock[thread], mutex_clock_of(m));
+    clock_tick(thread);
 }
 
 /* 7.26.5.1p2 (thrd_create; pthread_create alike): the creation
  * synchronizes with the start of the new thread. */
-void model_thread_start(int thread)
+void clock_thread_start(int thread)
 {
-    vclock_join(&g_clock[thread], &g_clock[MODEL_MAIN]);
-    model_tick(MODEL_MAIN);
+    vclock_join(&g_clock[thread], &g_clock[EXPLORE_MAIN]);
+    clock_tick(EXPLORE_MAIN);
 }
 
 /* 7.26.5.6p2 (thrd_join): the end of the thread synchronizes with the
  * return of the join. */
-void model_thread_join(int thread)
+void clock_thread_join(int thread)
 {
-    vclock_join(&g_clock[MODEL_MAIN], &g_clock[thread]);
-    model_tick(MODEL_MAIN);
+    vclock_join(&g_clock[EXPLORE_MAIN], &g_clock[thread]);
+    clock_tick(EXPLORE_MAIN);
 }

@@ -7,9 +7,10 @@
  * hook.h) is a scheduling point, where the explorer decides which thread
  * performs its next operation. Running the scenario again and again, each
  * time with a different sequence of decisions, explores its interleavings
- * (sched.c). Each run is checked (alloc.c: use after free, double free,
- * leaks; sched.c: deadlock; the scenario: its own invariants), and a failing
- * run prints as a trace (trace.c).
+ * (path.c, run.c). Each run is checked (alloc.c: use after free, double
+ * free, leaks; datarace.c: data races; thread.c: deadlock; the scenario: its
+ * own invariants), and a failing run prints as a trace (trace.c). Usable
+ * from any C11 source: it includes only standard and POSIX headers.
  */
 #ifndef LOCKSTEP_EXPLORE_H
 #define LOCKSTEP_EXPLORE_H
@@ -21,6 +22,9 @@
 
 /* Most threads in a scenario (a decision is a bit mask over them). */
 #define EXPLORE_MAX_THREADS 4
+/* The main thread (setup and checks), as explore_self() says it: the
+ * index after the scenario threads', so that every thread has one. */
+#define EXPLORE_MAIN EXPLORE_MAX_THREADS
 
 /* ---- scenarios ----------------------------------------------------------- */
 
@@ -31,12 +35,17 @@ typedef struct explore_scenario {
     int nthreads;
     const char *thread_names[EXPLORE_MAX_THREADS];
     void (*threads[EXPLORE_MAX_THREADS])(void);
-    void (*begin)(void);   /* optional: before each round of the search (sched.c) */
+    void (*begin)(void);   /* optional: before each round of the search (run.c) */
     void (*setup)(void);   /* before the threads start, on the main thread */
     void (*check)(void);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
     int preemptions;       /* optional: stop at this bound, as --preemptions does (which overrides it); for a
                             * scenario that is never exhaustive and whose deeper rounds would cost seconds */
+    bool exhaustive;       /* optional: one round with no preemption bound: every schedule (a small litmus test) */
+    /* Optional, and the last member: when set, a data race calls it with the
+     * report and the schedule goes on, instead of failing (herd7 reports a
+     * race as a flag of the execution, a litmus front end does the same). */
+    void (*on_race)(const char *what);
 } explore_scenario;
 
 /* Defined by each scenario source (scenario_task.c, scenario_event.c, scenario_sequencer.c). */
@@ -95,7 +104,7 @@ void explore_wait_until(bool (*ready)(void), const char *what);
 
 /* Between explore_unchecked(true) and (false), the calling thread's plain
  * accesses are the scenario observing, not the program: the race check
- * (race.c) leaves them out. For a scenario's peek at a counter another
+ * (datarace.c) leaves them out. For a scenario's peek at a counter another
  * thread may be writing; never around the step's own code. */
 void explore_unchecked(bool on);
 
@@ -108,83 +117,81 @@ int explore_resume_nesting(void);
 /* Whether the current run is a replay (--replay): summaries are skipped. */
 bool explore_replaying(void);
 
+/* The calling thread's index: 0..nthreads-1, or EXPLORE_MAIN. */
+int explore_self(void);
+
+/* Names the object a failure about to be reported is about (a coroutine
+ * never resumed, or resumed twice), so that --graph draws the operations
+ * that published it and the resumes it got. */
+void explore_culprit(const volatile void *obj);
+
+/* The name explore_name gave addr, or NULL. */
+const char *explore_name_of(const volatile void *addr);
+
 /* ---- what hook.h calls (not for scenarios) -------------------------------- */
 
-enum explore_op { EXPLORE_LOAD, EXPLORE_STORE, EXPLORE_EXCHANGE, EXPLORE_CAS, EXPLORE_FETCH };
+/* Where a hooked call is in the source, as the hook macro wrote it. One per
+ * call site, static, so that a site is a value with an address; the
+ * atomic ones are also registered in a table (hook.h), so that --weaken can
+ * check what it is given against the atomic operations the build contains. */
+enum explore_call {
+    EXPLORE_LOAD, EXPLORE_STORE, EXPLORE_EXCHANGE, EXPLORE_CAS, EXPLORE_FETCH, EXPLORE_FENCE,
+    EXPLORE_MUTEX, EXPLORE_COND, EXPLORE_ALLOC, EXPLORE_FREE,
+};
+typedef struct explore_site {
+    enum explore_call call;
+    const char *name;   /* "load", "compare_exchange", "fetch_add", "lock", ... */
+    const char *file;   /* __FILE__ */
+    int line;
+    const char *object; /* the object as written: "&p->m_waiting" */
+    const char *order;  /* the order as written ("memory_order_acq_rel"), or NULL */
+} explore_site;
+
 enum explore_rmw { EXPLORE_RMW_XCHG, EXPLORE_RMW_ADD, EXPLORE_RMW_SUB, EXPLORE_RMW_OR, EXPLORE_RMW_AND, EXPLORE_RMW_XOR };
 
-/* The atomic operations themselves, under the C11 model (history.c): each
- * returns what the operation reads, which for a load may be an older store
- * than the newest. Values travel as uintptr_t, size bytes of them. */
-void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const char *file, int line);
-uintptr_t explore_atomic_load(const volatile void *obj, size_t size, int order, const char *objtext);
-void explore_atomic_store(volatile void *obj, size_t size, uintptr_t value, int order, const char *objtext);
-uintptr_t explore_atomic_rmw(volatile void *obj, size_t size, enum explore_rmw op, uintptr_t arg, int order,
-                             const char *objtext);
-bool explore_atomic_cas(volatile void *obj, size_t size, void *expected, uintptr_t desired, int success,
-                        int failure, const char *objtext);
-_Noreturn void explore_fence(const char *ordertext, const char *file, int line);
-/* --weaken FILE:LINE=ORDER (history.c): false if spec is not of that form. */
-bool explore_weaken(const char *spec);
-/* The order given by --weaken for the operation at file:line, or NULL. */
-const char *explore_weakened_order(const char *file, int line);
-void explore_weaken_args(char *buf, size_t size); /* " --weaken ..." for the replay line */
+/* One atomic operation, as hook.h builds it: everything the model needs is
+ * here, and orders are values (memory_order_*), so a caller may compute
+ * them at run time. */
+typedef struct explore_atomic_op {
+    const explore_site *site;
+    volatile void *obj;
+    size_t size;            /* the steps' atomics have the plain type's size; values travel as uintptr_t */
+    int order;              /* as written; a compare-exchange's success order */
+    int failure;            /* a compare-exchange's failure order */
+    enum explore_rmw rmw;   /* an exchange or fetch_*: which */
+    uintptr_t value;        /* what a store stores, a fetch_*'s operand, a compare-exchange's desired */
+    void *expected;         /* a compare-exchange's: read, and written back when it fails */
+} explore_atomic_op;
 
-/* The scheduling point before an atomic operation on obj: waits for this
- * thread's turn, then checks that obj is not in a freed block. */
-void explore_point(const volatile void *obj, size_t size, const char *file, int line);
-/* After the operation: one trace line. */
-void explore_log_op(enum explore_op op, const char *opname, const char *objtext, const char *ordertext,
-                    const volatile void *obj, uintptr_t stored, uintptr_t expected, uintptr_t took, bool ok);
+/* The operation under the C11 model (point.c, atomic.c): returns what it
+ * read (a load's value, the old value of a read-modify-write, a
+ * compare-exchange's success as 0 or 1). */
+uintptr_t explore_atomic(const explore_atomic_op *op);
+void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const explore_site *site);
+/* atomic_thread_fence: refused with a message for now (issue 24 models it). */
+void explore_fence(const explore_site *site, int order);
 
-int explore_mutex_lock(pthread_mutex_t *m, const char *text, const char *file, int line);
-int explore_mutex_unlock(pthread_mutex_t *m, const char *text, const char *file, int line);
-int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const char *text, const char *file, int line);
-int explore_cond_signal(pthread_cond_t *c, const char *text, const char *file, int line);
-int explore_cond_broadcast(pthread_cond_t *c, const char *text, const char *file, int line);
+int explore_mutex_lock(pthread_mutex_t *m, const explore_site *site);
+int explore_mutex_unlock(pthread_mutex_t *m, const explore_site *site);
+int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const explore_site *site);
+int explore_cond_signal(pthread_cond_t *c, const explore_site *site);
+int explore_cond_broadcast(pthread_cond_t *c, const explore_site *site);
 
-void *explore_alloc_at(size_t size, const char *file, int line);
+void *explore_alloc_at(size_t size, const explore_site *site);
+void explore_free_at(void *p, const explore_site *site);
 struct lockstep_coro;
 void explore_coro_resume(struct lockstep_coro *h);
-void explore_free_at(void *p, const char *file, int line);
 
-/* ---- between the explorer's own files ------------------------------------ */
+/* ---- between main.c and the rest ------------------------------------------ */
 
-/* sched.c */
-/* Explores s (see sched.c for the rounds), or replays one schedule; returns
- * how many schedules the last round ran. */
+/* Explores s in rounds (run.c), or replays one schedule; returns how many
+ * schedules the last round ran. */
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id);
-bool explore_exhaustive(void);          /* the last round skipped no schedule for the bound */
-/* A decision of the running thread among n options (0: the default, the
- * others cost one unit of the bound each): which store a load reads. */
-int explore_choose(int n);
-bool explore_running(void);             /* a schedule is being run (setup, threads, checks) */
-int explore_bound(void);                /* the last round's bound */
-int explore_self(void);                 /* the calling scenario thread's index, -1 on the main thread */
-int explore_nthreads(void);
-const char *explore_thread_name(int i);
-void explore_schedule_id(char *buf, size_t size);
-void explore_failure_footer(void);      /* the replay line */
-
-/* trace.c */
-extern _Thread_local const char *explore_site_file; /* set by explore_point for explore_log_op */
-extern _Thread_local int explore_site_line;
-void explore_trace_reset(void);
-void explore_trace_add(int thread, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int explore_trace_length(void);
-void explore_trace_print(void);
-void explore_set_graph_path(const char *path); /* --graph FILE: a failure also writes its execution graph */
-void explore_format_value(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size);
-const char *explore_name_of(const volatile void *addr);
-bool explore_is_coro(const volatile void *addr);
-const char *explore_field(const char *objtext, char *buf, size_t size);
-
-/* alloc.c */
-void explore_alloc_reset(void);         /* really frees the last run's blocks */
-void explore_check_access(const volatile void *obj, size_t size, const char *what);
-void explore_check_leaks(void);
-const void *explore_block_of(const volatile void *addr); /* the block addr lies in (even freed), or NULL */
+bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
+int explore_bound(void);       /* the last round's bound */
+bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
+void explore_set_graph_path(const char *path);                 /* --graph FILE */
 void explore_install_crash_handlers(void);
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -1,136 +1,263 @@
 /*
- * A failing execution as an execution graph, in the style of herd7's: one
- * column per thread, the atomic operations (and the racing plain accesses)
- * as nodes, and the relations that decide what is allowed as edges:
+ * --graph FILE.dot: a failing execution as an execution graph, in the
+ * style of herd7's: one column per thread, the events that matter as
+ * nodes, and the relations that decide what is allowed as edges:
  *
- *   po   program order (sequenced-before), down each column;
- *   rf   reads-from: from the store to the load or read-modify-write that
- *        read it ("rf, stale" when a newer store existed);
- *   sw   synchronizes-with: an rf edge whose acquire joined the release's
- *        clock (5.1.2.4p11), the only way across threads that orders;
- *   race the two conflicting plain accesses that nothing orders.
+ *   po     program order (sequenced-before, 5.1.2.3p3), down each column;
+ *   rf     reads-from: from a store to the load or read-modify-write that
+ *          read it, red; dashed when the read was stale (a newer store
+ *          existed, and C11 allowed the older one);
+ *   sw     synchronizes-with (5.1.2.4p11): an rf edge whose acquire joined
+ *          the release's clock, green: the only way across threads that
+ *          orders.
+ *
+ * The failure's own events (fail.c's evidence) are orange and joined by an
+ * orange dashed edge: the free and the use, the two racing accesses, a
+ * leaked block's allocation and the last operation that could have freed
+ * it, a coroutine's publication and the resume that never came (a dashed
+ * node), the resumes nested in one another, the lock a deadlocked thread
+ * waits behind. Edges carry no labels (they would sit on other edges): the
+ * legend under the graph says what each kind of edge is.
  *
  * Written as Graphviz (dot -Tsvg graph.dot > graph.svg).
  */
 #include "model.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-typedef struct gnode {
-    int slot;
-    double at; /* position in the trace: its line, or just after one for a plain access */
-    char id[16];
-    char label[400];
-    const char *style;
-} gnode;
+#define MAX_NODES 512
 
-static const char *base(const char *file)
+static bool blamed(int i)
 {
-    const char *slash = file ? strrchr(file, '/') : NULL;
-    return slash ? slash + 1 : file ? file : "?";
+    const evidence *ev = fail_evidence();
+    for (int k = 0; k < ev->n; ++k)
+        if (ev->events[k] == i)
+            return true;
+    return false;
 }
 
-static int by_position(const void *a, const void *b)
+/* Whether event i concerns the culprit: it published it (stored its
+ * handle: a suspension) or resumed it. */
+static bool about_culprit(const event *e)
 {
-    const gnode *x = a, *y = b;
-    if (x->slot != y->slot)
-        return x->slot - y->slot;
-    return x->at < y->at ? -1 : x->at > y->at;
+    const volatile void *c = fail_evidence()->culprit;
+    const void *block = c ? alloc_block_of(c) : NULL;
+    if (!block)
+        return false;
+    if (e->kind == EV_RESUME)
+        return alloc_block_of(e->obj) == block;
+    /* a handle or a node inside its frame, stored where the other side looks */
+    return e->kind == EV_ATOMIC && e->stores && alloc_block_of((const void *)e->stored) == block;
 }
 
-static void escape(const char *in, char *out, size_t size)
+static bool drawn(int i, const char *kind)
+{
+    const event *e = event_at(i);
+    if (blamed(i) || about_culprit(e))
+        return true;
+    switch (e->kind) {
+    case EV_ATOMIC: case EV_FREE: case EV_LOCK: case EV_UNLOCK: case EV_WAIT: case EV_WOKEN: case EV_SIGNAL:
+    case EV_BROADCAST:
+        return true;
+    case EV_RESUME:
+        return strcmp(kind, "stack grows") == 0;
+    case EV_INIT: /* an initial value a drawn load read */
+        for (int k = i + 1; k < event_count(); ++k)
+            if (event_at(k)->kind == EV_ATOMIC && event_at(k)->reads_from == i)
+                return true;
+        return false;
+    case EV_NOTE: /* what the scenario does, for context; not the ends of threads */
+        return strcmp(e->text, "(finished)") != 0;
+    default:
+        return false;
+    }
+}
+
+/* Escapes for a dot string and breaks the text into lines of about width. */
+static void label_text(const char *in, int width, char *out, size_t size)
 {
     size_t n = 0;
-    for (; *in && n + 2 < size; ++in) {
+    int col = 0;
+    for (; *in && n + 4 < size; ++in) {
+        if (*in == ' ' && col >= width && (in[1] == '(' || in[1] == '[' || col >= width + 10)) {
+            out[n++] = '\\';
+            out[n++] = 'n';
+            col = 0;
+            continue;
+        }
         if (*in == '"' || *in == '\\')
             out[n++] = '\\';
         out[n++] = *in;
+        ++col;
     }
     out[n] = '\0';
 }
 
-void model_write_graph(const char *path)
+static void node(FILE *f, int i, const char *kind)
+{
+    const event *e = event_at(i);
+    char text[400], label[600], head[32];
+    if (e->kind == EV_RESUME)
+        snprintf(text, sizeof text, "resume %s (nesting %d)", explore_name_of(e->obj) ? explore_name_of(e->obj)
+                 : "a coroutine", e->depth);
+    else if (e->kind == EV_USE)
+        snprintf(text, sizeof text, "%s", e->text);
+    else if (e->kind == EV_PLAIN)
+        snprintf(text, sizeof text, "%s %s", e->stores ? "plain write at" : "plain read at", e->text);
+    else
+        trace_format(e, text, sizeof text);
+    if (e->line)
+        snprintf(head, sizeof head, "%d: ", e->line);
+    else
+        snprintf(head, sizeof head, "after %d: ", e->after);
+    char both[480];
+    snprintf(both, sizeof both, "%s%s", head, text);
+    label_text(both, 34, label, sizeof label);
+    bool hot = blamed(i) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
+    const char *style = hot ? ", color=orangered, fontcolor=orangered, penwidth=2"
+                        : e->kind == EV_ATOMIC && e->order != e->written ? ", color=purple, fontcolor=purple, penwidth=2"
+                        : e->kind == EV_NOTE ? ", shape=plaintext, fontcolor=gray30, fontname=\"sans-serif\""
+                        : "";
+    fprintf(f, "    e%d [label=\"%s\"%s];\n", i, label, style);
+    (void)kind;
+}
+
+/* Where an event sits in its column: its trace line, or after one. */
+static double position(const event *e) { return e->line ? e->line : e->after + 0.5; }
+
+static void columns(FILE *f, const char *kind, const int *ids, int n)
+{
+    for (int t = 0; t < THREADS; ++t) {
+        int prev = -1;
+        for (int k = 0; k < n; ++k) {
+            if (event_at(ids[k])->thread != t)
+                continue;
+            if (prev < 0) {
+                char name[64];
+                fprintf(f, "  subgraph cluster_%d {\n    label=\"%s\"; style=rounded;\n", t,
+                        t == EXPLORE_MAIN ? "main (setup, checks)" : name_thread(t, name, sizeof name));
+                /* An invisible head, level with the other columns' heads: side by side. */
+                fprintf(f, "    h%d [style=invis, shape=point];\n", t);
+            }
+            node(f, ids[k], kind);
+            if (prev >= 0)
+                fprintf(f, "    e%d -> e%d [color=gray40];\n", prev, ids[k]);
+            else
+                fprintf(f, "    h%d -> e%d [style=invis];\n", t, ids[k]);
+            prev = ids[k];
+        }
+        if (prev >= 0)
+            fprintf(f, "  }\n");
+    }
+}
+
+static void reads_from(FILE *f, const bool *shown)
+{
+    for (int i = 0; i < event_count(); ++i) {
+        const event *e = event_at(i);
+        if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || !shown[e->reads_from])
+            continue;
+        const event *w = event_at(e->reads_from);
+        if (e->synchronizes)
+            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, constraint=false];\n", e->reads_from, i);
+        else if (w->thread != e->thread || e->stale)
+            fprintf(f, "  e%d -> e%d [color=red%s, constraint=false];\n", e->reads_from, i,
+                    e->stale ? ", style=dashed" : "");
+    }
+}
+
+/* The failure's events, joined in the order they happened. */
+static void failure_edges(FILE *f, const char *kind, const bool *shown)
+{
+    const evidence *ev = fail_evidence();
+    int prev = -1;
+    for (int k = 0; k < ev->n; ++k) {
+        int i = ev->events[k];
+        if (!shown[i])
+            continue;
+        if (prev >= 0)
+            fprintf(f, "  e%d -> e%d [color=orangered, style=dashed, penwidth=2, constraint=false%s];\n", prev, i,
+                    strcmp(kind, "data race") == 0 ? ", dir=both" : "");
+        prev = i;
+    }
+    if (strcmp(kind, "lost wake-up") == 0 && ev->culprit) {
+        int last = -1;
+        for (int i = 0; i < event_count(); ++i)
+            if (shown[i] && about_culprit(event_at(i)))
+                last = i;
+        const char *name = explore_name_of(ev->culprit);
+        fprintf(f, "  never [label=\"the resume of %s\\nthat never came\", style=dashed, color=orangered, "
+                   "fontcolor=orangered];\n", name ? name : "it");
+        if (last >= 0)
+            fprintf(f, "  e%d -> never [color=orangered, style=dashed, penwidth=2];\n", last);
+    }
+}
+
+static void legend(FILE *f, const char *kind, const char *message)
+{
+    char text[1400];
+    label_text(message, 70, text, sizeof text);
+    fprintf(f, "  failure [shape=note, color=orangered, fontcolor=orangered, label=\"FAILED (%s):\\n%s\"];\n",
+            kind, text);
+    fprintf(f, "  legend [shape=plaintext, fontname=\"sans-serif\", fontsize=9, label=<"
+               "<TABLE BORDER=\"0\" CELLSPACING=\"2\">"
+               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"gray40\">&#8212;&#8212;</FONT> po: program order</TD></TR>"
+               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"red\">&#8212;&#8212;</FONT> rf: reads from (dashed: stale,"
+               " a newer store existed)</TD></TR>"
+               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"darkgreen\">&#8212;&#8212;</FONT> rf and sw: an acquire that"
+               " synchronized with a release</TD></TR>"
+               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"orangered\">- - -</FONT> the failure's events, in order</TD></TR>"
+               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"purple\">purple</FONT>: an order weakened by --weaken</TD></TR>"
+               "</TABLE>>];\n  failure -> legend [style=invis];\n");
+}
+
+void graph_write(const char *path, const char *kind, const char *message)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         printf("explore: cannot write %s\n", path);
         return;
     }
-    int n = model_nevents();
-    const model_event *ev = model_events();
-    gnode *nodes = calloc((size_t)n + 2, sizeof *nodes);
-    if (!nodes) {
-        fclose(f);
-        return;
-    }
-    int count = 0;
-    for (int i = 0; i < n; ++i) {
-        gnode *g = &nodes[count++];
-        g->slot = ev[i].slot;
-        g->at = ev[i].trace_line;
-        snprintf(g->id, sizeof g->id, "e%d", i);
-        snprintf(g->label, sizeof g->label, "%d: %s:%d\\n%s", ev[i].trace_line, base(ev[i].file), ev[i].line,
-                 ev[i].text);
-        g->style = "";
-    }
-    model_access first, second;
-    bool race = model_race_pair(&first, &second);
-    if (race) {
-        const model_access *pair[2] = {&first, &second};
-        for (int k = 0; k < 2; ++k) {
-            gnode *g = &nodes[count++];
-            char site[200];
-            escape(pair[k]->site, site, sizeof site);
-            g->slot = pair[k]->slot;
-            g->at = pair[k]->trace_line + (strstr(pair[k]->site, "(an atomic operation)") ? 1.0 : 0.5);
-            snprintf(g->id, sizeof g->id, "a%d", k);
-            snprintf(g->label, sizeof g->label, "%s (plain)\\n%s", pair[k]->write ? "write" : "read", site);
-            g->style = ", color=orangered, fontcolor=orangered";
+    static int ids[4096];
+    static bool shown[4096];
+    int n = 0;
+    for (int i = 0; i < event_count(); ++i)
+        if ((shown[i] = drawn(i, kind)) && n < MAX_NODES)
+            ids[n++] = i;
+    /* In trace order: silent events sit between the lines around them. */
+    for (int a = 1; a < n; ++a)
+        for (int b = a; b > 0 && position(event_at(ids[b - 1])) > position(event_at(ids[b])); --b) {
+            int t = ids[b];
+            ids[b] = ids[b - 1];
+            ids[b - 1] = t;
         }
-    }
-    qsort(nodes, (size_t)count, sizeof *nodes, by_position);
-
-    fprintf(f, "digraph execution {\n  newrank=true;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n"
-               "  edge [fontname=\"sans-serif\", fontsize=9];\n");
-    for (int slot = 0; slot < MODEL_SLOTS; ++slot) {
-        bool any = false;
-        for (int i = 0; i < count; ++i)
-            any |= nodes[i].slot == slot;
-        if (!any)
-            continue;
-        char label[80];
-        if (slot == MODEL_MAIN)
-            snprintf(label, sizeof label, "main (setup, checks)");
-        else
-            snprintf(label, sizeof label, "T%d %s", slot, explore_thread_name(slot));
-        fprintf(f, "  subgraph cluster_%d {\n    label=\"%s\"; style=rounded;\n", slot, label);
-        const char *prev = NULL;
-        for (int i = 0; i < count; ++i) {
-            if (nodes[i].slot != slot)
-                continue;
-            fprintf(f, "    %s [label=\"%s\"%s];\n", nodes[i].id, nodes[i].label, nodes[i].style);
-            if (prev)
-                fprintf(f, "    %s -> %s [label=\"po\"];\n", prev, nodes[i].id);
-            prev = nodes[i].id;
-        }
-        fprintf(f, "  }\n");
-    }
-    for (int i = 0; i < n; ++i) {
-        if (ev[i].reads_from < 0)
-            continue;
-        if (ev[i].synchronizes)
-            fprintf(f, "  e%d -> e%d [label=\"rf, sw\", color=darkgreen, fontcolor=darkgreen, penwidth=2, "
-                       "constraint=false];\n", ev[i].reads_from, i);
-        else if (ev[ev[i].reads_from].slot != ev[i].slot || ev[i].stale)
-            fprintf(f, "  e%d -> e%d [label=\"%s\", color=red, fontcolor=red, constraint=false];\n",
-                    ev[i].reads_from, i, ev[i].stale ? "rf (stale)" : "rf");
-    }
-    if (race)
-        fprintf(f, "  a0 -> a1 [label=\"race: no hb\", color=orangered, fontcolor=orangered, style=dashed, "
-                   "dir=both, constraint=false];\n");
+    fprintf(f, "digraph execution {\n  newrank=true;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
+    columns(f, kind, ids, n);
+    fprintf(f, "  { rank=same;");
+    for (int t = 0; t < THREADS; ++t)
+        for (int k = 0; k < n; ++k)
+            if (event_at(ids[k])->thread == t) {
+                fprintf(f, " h%d;", t);
+                break;
+            }
+    fprintf(f, " }\n");
+    for (int t = 0, prev = -1; t < THREADS; ++t)
+        for (int k = 0; k < n; ++k)
+            if (event_at(ids[k])->thread == t) {
+                if (prev >= 0)
+                    fprintf(f, "  h%d -> h%d [style=invis];\n", prev, t); /* columns in thread order */
+                prev = t;
+                break;
+            }
+    /* Time flows down across the columns too: each event below the one
+     * before it in the trace, whichever thread made it. */
+    for (int k = 1; k < n; ++k)
+        if (event_at(ids[k - 1])->thread != event_at(ids[k])->thread)
+            fprintf(f, "  e%d -> e%d [style=invis];\n", ids[k - 1], ids[k]);
+    reads_from(f, shown);
+    failure_edges(f, kind, shown);
+    legend(f, kind, message);
     fprintf(f, "}\n");
     fclose(f);
-    free(nodes);
 }

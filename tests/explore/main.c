@@ -10,7 +10,8 @@
  *     explore_task_step03 --list
  *
  * Exit status: 0 every schedule passed, 1 one failed (its trace is
- * printed), 2 bad usage, 77 the scenario needs a later step.
+ * printed), 2 bad usage (a --weaken that names no atomic operation of this
+ * binary, or no weaker order, is bad usage), 77 the scenario needs a later step.
  */
 #include "explore.h"
 
@@ -45,8 +46,9 @@ int main(int argc, char **argv)
             bound = atoi(argv[++i]);
             bound_is_hard = true;
         } else if (strcmp(argv[i], "--weaken") == 0 && i + 1 < argc) {
-            if (!explore_weaken(argv[++i])) {
-                fprintf(stderr, "%s: --weaken takes FILE:LINE=ORDER, e.g. task.c:102=release\n", program);
+            char why[1024];
+            if (!explore_weaken(argv[++i], why, sizeof why)) {
+                fprintf(stderr, "%s: %s\n", program, why);
                 return 2;
             }
         } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
@@ -82,7 +84,10 @@ int main(int argc, char **argv)
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
     long n = explore_run(s, program, bound, bound_is_hard, replay);
-    if (!replay && explore_exhaustive())
+    if (!replay && explore_exhaustive() && s->exhaustive && !bound_is_hard)
+        printf("explore: %ld schedule%s explored, every interleaving (exhaustive, with no bound), every one passed\n",
+               n, n == 1 ? "" : "s");
+    else if (!replay && explore_exhaustive())
         printf("explore: %ld schedule%s explored, every interleaving (exhaustive: none needs more than %d "
                "preemption%s), every one passed\n", n, n == 1 ? "" : "s", explore_bound(),
                explore_bound() == 1 ? "" : "s");

@@ -1,21 +1,16 @@
 /*
- * The C11 memory model the explorer runs the steps under: what its files
- * share (clock.c, history.c, race.c, graph.c). Not for scenarios.
+ * What the explorer's files share (not for scenarios): the types that pass
+ * between them, and each file's entry points, in the order the README's
+ * "How it works" reads them.
  *
- * The scheduler (sched.c) still runs one thread at a time; what changes is
- * what a thread *sees*:
- *
- *   clock.c    happens-before, as one vector clock per thread; mutexes and
- *              thread start/join carry clocks from one thread to another;
- *   history.c  every atomic location keeps its stores in modification
- *              order; a load may read any of them that coherence and
- *              happens-before still allow (a stale read), an acquire that
- *              reads a release (or its release sequence) joins its clock;
- *   race.c     every plain read and write of the step's sources (reached
- *              through the compiler's ThreadSanitizer instrumentation) is
- *              checked against the earlier conflicting ones: unordered by
- *              happens-before, they are a data race;
- *   graph.c    a failing execution drawn as an execution graph.
+ * The calls go one way. The hook's entry points (point.c, mutex.c, alloc.c,
+ * tsan.c) take an operation's context from hook.h as a value, wait for the
+ * thread's turn (thread.c), ask the search for a decision when there is
+ * one (path.c), and then hand the operation to the model (clock.c,
+ * location.c, datarace.c), which returns what happened as an event
+ * (event.c). The trace and the graph format events; they call nothing of
+ * the model's. The model never calls back into the search: a load's choice
+ * of store is asked for by point.c, which passes the answer in.
  *
  * References are to the C11 standard, N1570 numbering: 5.1.2.4 is
  * "Multi-threaded executions and data races", 7.17.3 "Order and
@@ -28,92 +23,215 @@
 
 #include <stdint.h>
 
-/* Clock slots: the scenario threads 0..EXPLORE_MAX_THREADS-1, then main
- * (setup and checks), which starts the threads and joins them. */
-#define MODEL_SLOTS (EXPLORE_MAX_THREADS + 1)
-#define MODEL_MAIN EXPLORE_MAX_THREADS
+/* Threads are numbered 0..EXPLORE_MAX_THREADS-1, and the main thread
+ * (setup and checks), which starts them and joins them, is EXPLORE_MAIN:
+ * one index space, so a vector clock has a slot per thread. */
+#define THREADS (EXPLORE_MAX_THREADS + 1)
+
+/* ---- order.c: memory orders as values ------------------------------------ */
+
+const char *order_name(int order);       /* "acq_rel"; "?" for none */
+int order_parse(const char *text);       /* "acq_rel" or "memory_order_acq_rel"; -1 if neither */
+bool order_acquires(int order);
+bool order_releases(int order);
+bool order_weaker(int weaker, int than); /* strictly weaker: fewer of the acquire and release halves */
+
+/* ---- names.c: naming what a trace shows ---------------------------------- */
+
+const char *base_name(const char *path); /* "steps/03/src/task.c" -> "task.c"; "" for NULL */
+/* "task.c:70 (p->m_holder = result;)": a plain access's return address,
+ * through addr2line, with the line's text. */
+void name_code_address(const void *pc, char *buf, size_t size);
+bool name_code_line(const void *pc, char *file, size_t size, int *line); /* addr2line's answer */
+/* "task.c:70 (p->m_holder = result;)" for a site the hook named. */
+void name_site(const char *file, int line, char *buf, size_t size);
+const char *name_field(const char *objtext, char *buf, size_t size); /* "&p->m_waiting" -> "m_waiting" */
+bool name_is_coro(const volatile void *addr);
+void name_value(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size);
+void name_memory(uintptr_t addr, char *buf, size_t size); /* "'driver' (byte 16 of its block)" */
+const char *name_thread(int thread, char *buf, size_t size); /* "T1 awaiter", "main" */
+void names_reset(void);
+bool names_of_fields(void); /* explore_name_fields() was called */
+
+/* ---- event.c: what each step of a schedule did --------------------------- */
+
+enum event_kind {
+    EV_NOTE,      /* text: what the scenario does, a wait, "(finished)" */
+    EV_ATOMIC,    /* an atomic operation (location.c fills it) */
+    EV_INIT,      /* atomic_init: not a trace line; a plain write (datarace.c), a location's first store */
+    EV_ALLOC,     /* block, size; failed: an injected failure */
+    EV_FREE,      /* block */
+    EV_USE,       /* a use of a freed block: the failure's own event */
+    EV_PLAIN,     /* a plain access in a data race: not a trace line */
+    EV_LOCK, EV_UNLOCK, EV_WAIT, EV_WOKEN, EV_SIGNAL, EV_BROADCAST,
+    EV_RESUME,    /* the step's own lockstep_coro_resume: not a trace line */
+};
+
+enum atomic_op { OP_LOAD, OP_STORE, OP_RMW, OP_CAS };
+
+typedef struct event {
+    enum event_kind kind;
+    int thread;
+    const explore_site *site;   /* where in the source, when the hook knows it */
+    int line;                   /* its trace line (1-based), 0: not a trace line */
+    int after;                  /* not a trace line: how long the trace was when it happened */
+    char text[200];             /* EV_NOTE, EV_USE, EV_PLAIN: what it says */
+    /* EV_ATOMIC */
+    enum atomic_op op;
+    enum explore_rmw rmw;
+    int order;                  /* the order it ran with */
+    int written;                /* the order the source wrote: differs only under --weaken */
+    const volatile void *obj;   /* also: the block of an allocation, free or use; the mutex; the coroutine */
+    uintptr_t stored;           /* a store's value, a fetch_*'s operand */
+    uintptr_t expected;         /* a compare-exchange's */
+    uintptr_t read;             /* what it read (took out) */
+    bool ok;                    /* a compare-exchange succeeded (it stored) */
+    bool stores;                /* it made a store */
+    int reads_from;             /* the event whose store it read; -1: the initial value */
+    int newest;                 /* the newest store's event when it read; -1: the initial value */
+    bool stale;                 /* it read an older store than the newest (C11 allows it) */
+    bool synchronizes;          /* an acquire that joined the clock of a release it read */
+    uint32_t epoch;             /* its thread's epoch (clock.c) */
+    uint32_t rs_head[THREADS];  /* its store: of each thread, the epoch of the release heading its sequence */
+    /* EV_ALLOC, EV_FREE */
+    size_t size;
+    bool failed;                /* an injected allocation failure */
+    int depth;                  /* EV_RESUME: how deep the step's resumes nest */
+    int woken;                  /* EV_SIGNAL, EV_BROADCAST */
+} event;
+
+void events_reset(void);
+event *event_new(enum event_kind kind, int thread, const explore_site *site);    /* a trace line; never NULL */
+event *event_silent(enum event_kind kind, int thread, const explore_site *site); /* not a trace line */
+bool events_truncated(void);
+int event_count(void);
+event *event_at(int i);
+int event_index(const event *e);
+int event_trace_lines(void); /* how many of the events so far are trace lines */
+void event_note(int thread, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- clock.c: happens-before --------------------------------------------- */
 
-/* A vector clock: c[u] is how much of thread u's history happens before. */
 typedef struct vclock {
-    uint32_t c[MODEL_SLOTS];
+    uint32_t c[THREADS]; /* c[u]: how much of thread u's history happens before */
 } vclock;
 
-void model_clock_reset(void);               /* before each schedule */
-int model_slot(void);                       /* the calling thread's slot */
-const vclock *model_clock(int slot);
-uint32_t model_now(int slot);               /* its own component: the epoch of its next access */
-void model_tick(int slot);                  /* after a synchronizing operation */
-void model_join(int slot, const vclock *from);
-void vclock_join(vclock *into, const vclock *from);
-bool vclock_is_zero(const vclock *v);
-/* Whether thread u's access at epoch e happens before slot's current point. */
-bool model_hb(int u, uint32_t e, int slot);
+void clock_reset(void);
+const vclock *clock_of(int thread);
+uint32_t clock_now(int thread); /* its own component: the epoch of its next access */
+void clock_tick(int thread);    /* after a synchronizing operation */
+void clock_join(int thread, const vclock *from);
+bool clock_hb(int u, uint32_t e, int thread); /* u's access at epoch e happens before thread's point */
+void clock_mutex_unlock(int thread, const void *m);
+void clock_mutex_lock(int thread, const void *m);
+void clock_thread_start(int thread);
+void clock_thread_join(int thread);
 
-/* Synchronizing objects outside the atomics (5.1.2.4p6-7, POSIX 4.12
- * "Memory Synchronization"): the clock each carries. */
-void model_mutex_unlock(const void *m); /* release: m's clock := the unlocker's */
-void model_mutex_lock(const void *m);   /* acquire: the locker joins m's clock */
-void model_thread_start(int thread);    /* the creator's history happens before the thread's */
-void model_thread_join(int thread);     /* the thread's history happens before the joiner's rest */
+/* ---- location.c: atomic locations, coherence, release sequences ------------ */
 
-/* ---- history.c: atomic locations ------------------------------------------- */
+void location_reset(void);
+bool location_truncated(void); /* a load could have read a store older than the history kept */
+/* How many stores a load of `thread` on obj may read: 1 + how far back. */
+int location_read_choices(const volatile void *obj, size_t size, int thread, int order);
+/* The operations. e is the event to fill (e->op, ->order, ->obj, ->stored,
+ * ->expected set by the caller); back: which store a load reads, 0 the
+ * newest. Each returns what the operation read. */
+uintptr_t location_do(event *e, size_t size, int back);
+uintptr_t location_newest(const volatile void *obj, size_t size); /* what a read-modify-write would read */
+uintptr_t location_mem_read(const volatile void *p, size_t size);
+void location_mem_write(volatile void *p, size_t size, uintptr_t v);
+void location_init(event *init, size_t size); /* atomic_init: the location starts again, at init->stored */
+void location_forget(const volatile void *addr, size_t size); /* a freed block's locations */
 
-enum { MO_RELAXED = 0, MO_CONSUME = 1, MO_ACQUIRE = 2, MO_RELEASE = 3, MO_ACQ_REL = 4, MO_SEQ_CST = 5 };
+/* ---- datarace.c: the data-race check --------------------------------------- */
 
-void model_history_reset(void);
-bool model_history_truncated(void); /* a load could have read a store older than the kept history */
-/* After explore_log_op wrote the line of the operation just done. */
-void model_logged(int trace_line);
-/* Text the trace line of the operation just done gets at its end ("" if none). */
-const char *model_annotation(void);
-void model_forget(const volatile void *addr, size_t size); /* a freed block's locations */
+void datarace_reset(void (*on_race)(const char *what)); /* on_race: the scenario's, or NULL to fail */
+void datarace_plain(int thread, const volatile void *p, size_t size, bool write, const void *pc);
+void datarace_atomic(int thread, const event *e, size_t size, bool wrote);
+void datarace_init(int thread, const event *init, size_t size);
+void datarace_free(int thread, const volatile void *p, size_t size, const event *free_event);
+void datarace_quiet(bool on); /* the scenario observing, not the program (explore_unchecked) */
+bool datarace_is_quiet(void);
+/* unordered.c: one sentence on why thread `from`'s access at epoch e is not
+ * ordered before thread `to`'s current point. */
+void unordered_explain(int from, uint32_t e, int to, char *buf, size_t size);
 
-/* What a data race report needs to say why nothing ordered two accesses:
- * writes into buf one sentence about the missing edge from thread `from`
- * (its access at epoch e) to thread `to` (its current point). */
-void model_explain_missing_edge(int from, uint32_t e, int to, char *buf, size_t size);
+/* ---- weaken.c: --weaken FILE:LINE=ORDER ---------------------------------- */
 
-/* For graph.c: the atomic events of this schedule. */
-typedef struct model_event {
-    int slot;
-    int trace_line;        /* 1-based line of the trace */
-    const char *file;
-    int line;
-    char text[96];         /* "exchange m_waiting [acq_rel]" */
-    bool is_store, is_load;
-    int reads_from;        /* index of the event whose store it read, -1 if none */
-    bool synchronizes;     /* an acquire that joined the clock of the store it read */
-    bool stale;            /* read an older store than the newest */
-} model_event;
-int model_nevents(void);
-const model_event *model_events(void);
+/* Checks spec against the atomic operations the build contains: writes a
+ * refusal into why and returns false if it names none, or no weaker order. */
+bool weaken_add(const char *spec, char *why, size_t size);
+int weaken_order(const explore_site *site, int order); /* the order it runs with */
+void weaken_args(char *buf, size_t size);             /* " --weaken ..." for the replay line */
 
-/* ---- race.c: plain accesses ---------------------------------------------- */
+/* ---- path.c: the decision tree and schedule ids -------------------------- */
 
-void model_race_reset(void);
-/* An atomic operation of the calling thread on [p, p + size) (history.c). */
-void model_atomic_access(const volatile void *p, size_t size, bool wrote);
-/* atomic_init's plain write (history.c). */
-void model_init_as_write(const volatile void *p, size_t size, const char *file, int line);
-/* A plain write of [p, p + size) by the calling thread that frees it. */
-void model_free_as_write(const volatile void *p, size_t size, const char *file, int line);
-/* While the scheduler runs a scenario's predicate: not the program's accesses. */
-void model_quiet(bool on);
+enum branch_kind { BRANCH_THREAD, BRANCH_READ };
+/* The one place a decision is made: `options` (a bit mask: the threads
+ * that can go, or the stores a load may read, bit 0 the newest), the
+ * default `fallback`, and what each choice costs (path.c). Returns the choice. */
+int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: see path_error */
+const char *path_error(void);
+void path_begin_round(int bound);
+void path_begin_schedule(void);
+bool path_next(void);      /* after a schedule: set up the next one; false when none is left */
+bool path_pruned(void);    /* this round skipped a schedule for the bound */
+int path_bound(void);
+void path_id(char *buf, size_t size);
+bool path_replay(const char *id); /* false if id does not parse */
+bool path_replaying(void);
+void path_replay_report(void);    /* after a replay: whether the id and the schedule ended together */
 
-/* For graph.c: the racing pair of the failure, if the failure is a race. */
-typedef struct model_access {
-    int slot;
-    bool write;
-    int trace_line;  /* the access happened after this trace line (0: before the first) */
-    char site[160];  /* "task.c:70 (p->m_holder = result;)" */
-} model_access;
-bool model_race_pair(model_access *first, model_access *second);
+/* ---- thread.c: the threads and their turns ------------------------------- */
 
-/* ---- graph.c ------------------------------------------------------------- */
+int thread_self(void);
+int thread_count(void);
+const char *thread_name(int thread);
+void thread_wait_turn(int self);  /* a scheduling point: wait until the scheduler names self */
+/* What keeps a thread from running, set before thread_wait_turn (mutex.c). */
+void thread_wants(int self, pthread_mutex_t *m);                 /* its next operation locks m */
+void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthread_cond_wait */
+int thread_wake(pthread_cond_t *c, bool all);                    /* how many it woke */
+int thread_holder(pthread_mutex_t *m);                           /* -1: free */
+void thread_hold(pthread_mutex_t *m, int owner, int lock_event);
+void thread_release(pthread_mutex_t *m);
+void thread_setup(const explore_scenario *s); /* before the scenario's setup */
+void thread_run_all(void);        /* starts the threads, runs them to their end, joins them */
+void thread_end_schedule(void);
+bool thread_running(void);        /* a schedule is being run (setup, threads, checks) */
 
-/* Writes the execution graph of the current schedule to path (Graphviz). */
-void model_write_graph(const char *path);
+/* ---- alloc.c ------------------------------------------------------------- */
+
+void alloc_reset(void);
+/* A use of obj by thread: "T1 owner <verb> <site> <prep> 'task' ..., which T0 freed" if it is freed. */
+void alloc_check_use(int thread, const volatile void *obj, const char *verb, const explore_site *site,
+                     const char *prep);
+void alloc_check_leaks(void);
+const void *alloc_block_of(const volatile void *addr); /* the block addr lies in (even freed), or NULL */
+bool alloc_is_poison(const void *addr);
+const void *alloc_poison(void);
+
+/* ---- point.c ------------------------------------------------------------- */
+
+void point_reset(void);
+
+/* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
+
+void trace_print(void); /* the schedule's events, one column per thread */
+void trace_format(const event *e, char *buf, size_t size); /* one event as its trace line says it */
+void graph_write(const char *path, const char *kind, const char *message);
+/* The events that make the failure, for the graph (fail.c keeps them). */
+typedef struct evidence {
+    int events[8];
+    int n;
+    const volatile void *culprit; /* explore_culprit: the coroutine or object the failure is about */
+    char missing[160];            /* what never came ("resume of driver") */
+    int missing_after;            /* the event it should have followed, -1 none */
+} evidence;
+evidence *fail_evidence(void);
+void fail_blame(const event *e);   /* adds e to the failure's events */
+void fail_reset(void);
+void fail_set_program(const explore_scenario *s, const char *program);
+long run_schedules(void);
 
 #endif /* LOCKSTEP_EXPLORE_MODEL_H */

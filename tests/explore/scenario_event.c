@@ -50,7 +50,7 @@ static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B"};
 
 /* What set() has done, for the waiters' checks (plain: one thread runs at a
  * time). g_set_called goes up just before a thread calls set(), and stays
- * up; g_set_thread is the thread inside set() (explore_self(): -1 for the
+ * up; g_set_thread is the thread inside set() (explore_self(): EXPLORE_MAIN for the
  * main thread), or NO_SETTER outside it. */
 enum { NO_SETTER = -2 };
 static bool g_set_called;
@@ -232,6 +232,7 @@ static void check_waiters(int expected_awaits, bool fifo_by_id)
             lockstep_coro_destroy(&g_waiters[i]->coro);
             continue;
         }
+        explore_culprit(g_waiters[i]); /* --graph: its node's publication, and its resumes */
         if (g_awaits[i] == 0)
             explore_fail("lost wake-up", "%s is still suspended on the event, though it was set and every thread has "
                          "finished: nobody will ever resume it", g_names[i]);
@@ -268,6 +269,7 @@ static void check_awaits_on_threads(void) { check_waiters(1, false); }
 static void check_after_reset(void)
 {
     if (g_awaits[0] == 0) {
+        explore_culprit(g_waiters[0]);
         awaitable_event_awaiter probe; /* asks the event through its API: every step's has await_ready */
         if (awaitable_event_await_ready(g_ev, &probe))
             explore_fail("lost wake-up", "waiter A is still suspended, though the event ended signaled");

@@ -90,9 +90,9 @@ static seq_op g_ops[MAX_OPS];
 static simple_task g_tasks[MAX_OPS];
 static int g_errs[MAX_OPS];     /* what each queue call returned */
 static bool g_queued[MAX_OPS];  /* the scenario queued it (whether or not that failed) */
-static int g_thread[MAX_OPS];   /* which thread queued it (-1: main) */
+static int g_thread[MAX_OPS];   /* which thread queued it (EXPLORE_MAIN: main) */
 static int g_queue_seq[MAX_OPS]; /* its place among its thread's queue calls */
-static int g_nqueued[EXPLORE_MAX_THREADS + 1]; /* queue calls per thread (0: main) */
+static int g_nqueued[EXPLORE_MAX_THREADS + 1]; /* queue calls per thread, main last */
 static int g_made_on[MAX_OPS];  /* the thread its maker ran on */
 static const void *g_bodies[MAX_OPS]; /* its body's frame */
 static bool g_released[MAX_OPS]; /* its task was released at once (fire and forget) */
@@ -170,7 +170,7 @@ static void queue_op(int id, uint64_t fail_nth)
 {
     g_queued[id] = true;
     g_thread[id] = explore_self();
-    g_queue_seq[id] = g_nqueued[explore_self() + 1]++;
+    g_queue_seq[id] = g_nqueued[explore_self()]++;
     if (fail_nth)
         explore_note("queue %s, with lockstep_alloc_fail_nth(%d)", g_op_names[id], (int)fail_nth);
     else
@@ -322,6 +322,7 @@ static void check_sequencer(void)
                 explore_fail("wrong value", "queue %s failed, yet its maker ran", n);
             continue;
         }
+        explore_culprit(g_tasks[i].m_promise); /* --graph: its frame's publication, and its resumes */
         if (op->made == 0)
             explore_fail("lost wake-up", "task %s never ran: every thread has finished and its maker was never "
                          "called, so the chain is wedged and nobody will ever start it", n);
@@ -370,6 +371,7 @@ static void check_awaiter(void)
     if (f) {
         int id = (int)(intptr_t)f->ctx;
         const char *n = g_op_names[id];
+        explore_culprit(f);
         if (f->finished > 1 || f->resumed_when_done)
             explore_fail("resumed twice", "the awaiter of task %s finished its await %d times and was resumed %d "
                          "times after its end", n, f->finished, f->resumed_when_done);

@@ -144,6 +144,7 @@ static const char *path_name(enum await_path p)
 static void check_driver(void)
 {
     driver_frame *d = g_driver;
+    explore_culprit(d); /* --graph: the operations that published it, and its resumes */
     if (d->finished == 0)
         explore_fail("lost wake-up", "the driver is still suspended on the task (its await took the %s path), and "
                      "every thread has finished: nobody will ever resume it", path_name(d->path));

@@ -1,254 +1,301 @@
 /*
- * The trace of one schedule: one line per step a thread takes, printed as
- * one column per thread so that a student reads the interleaving top to
- * bottom, and the names that make values readable ("driver" rather than
- * 0x5581...).
+ * The trace of one schedule: its events (event.c) formatted as lines, one
+ * column per thread, so that a student reads the interleaving top to
+ * bottom. A line of an atomic operation says what the model did with it:
+ * the value it read or stored, its order (and the one written, when
+ * --weaken changed it), a stale read and the store it should have read, a
+ * synchronization and the release it joined.
+ *
+ * On a terminal the columns fit it (its width, or $COLUMNS): a line too
+ * long for its column wraps within it, before a parenthesis or the order
+ * where it can, so that `(took out: completed)` stays whole, and the
+ * columns split the width so as to take the fewest rows. Into a file or a
+ * pipe the lines stay whole unless $COLUMNS asks (the docs build parses
+ * the columns: cmake/teach_pages.cmake).
  */
-#include "explore.h"
 #include "model.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
-_Thread_local const char *explore_site_file = "?";
-_Thread_local int explore_site_line;
+#define LINE 320
 
-/* ---- names ----------------------------------------------------------------- */
-
-typedef struct named {
-    const volatile void *addr;
-    const char *name;
-    bool coro;
-} named;
-
-static named g_names[32];
-static int g_nnames;
-
-static void add_name(const volatile void *addr, const char *name, bool coro)
+/* " (stale: reads line 3's store, not line 7's)", " (syncs with line 5)", or "". */
+static void what_it_saw(const event *e, char *buf, size_t size)
 {
-    for (int i = 0; i < g_nnames; ++i)
-        if (g_names[i].addr == addr) {
-            g_names[i] = (named){addr, name, coro};
-            return;
-        }
-    if (g_nnames < 32)
-        g_names[g_nnames++] = (named){addr, name, coro};
+    buf[0] = '\0';
+    int newest = e->newest >= 0 ? event_at(e->newest)->line : 0;
+    bool initial = e->reads_from < 0 || event_at(e->reads_from)->kind == EV_INIT;
+    if (e->stale && !initial && e->newest >= 0)
+        snprintf(buf, size, "  (stale: reads line %d's store, not line %d's)", event_at(e->reads_from)->line, newest);
+    else if (e->stale && e->newest >= 0)
+        snprintf(buf, size, "  (stale: reads the initial value, not line %d's store)", newest);
+    else if (e->synchronizes && !initial)
+        snprintf(buf, size, "  (syncs with line %d)", event_at(e->reads_from)->line);
 }
 
-void explore_name(const volatile void *addr, const char *name) { add_name(addr, name, false); }
-void explore_name_coro(const volatile void *addr, const char *name) { add_name(addr, name, true); }
-
-const char *explore_name_of(const volatile void *addr)
+static void format_atomic(const event *e, char *buf, size_t size)
 {
-    for (int i = 0; i < g_nnames; ++i)
-        if (g_names[i].addr == addr)
-            return g_names[i].name;
-    return NULL;
-}
-
-bool explore_is_coro(const volatile void *addr)
-{
-    for (int i = 0; i < g_nnames; ++i)
-        if (g_names[i].addr == addr)
-            return g_names[i].coro;
-    return false;
-}
-
-/* "&p->m_waiting" -> "m_waiting": the field is what a student recognizes. */
-const char *explore_field(const char *text, char *buf, size_t size)
-{
-    const char *s = text;
-    for (const char *p = text; *p; ++p) {
-        if (p[0] == '-' && p[1] == '>')
-            s = p + 2;
-        else if (*p == '.' || *p == '&' || *p == '(' || *p == ' ')
-            s = p + 1;
-    }
-    snprintf(buf, size, "%s", s);
-    buf[strcspn(buf, ") ")] = '\0';
-    return buf;
-}
-
-void explore_format_value(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
-{
-    if (explore_decode(field, obj, v, buf, size))
-        return;
-    const char *name = explore_name_of((const void *)v);
-    if (name && v)
-        snprintf(buf, size, "%s", name);
-    else if (v < 4096)
-        snprintf(buf, size, "%lu", (unsigned long)v);
-    else
-        snprintf(buf, size, "0x%lx", (unsigned long)v);
-}
-
-/* ---- the trace --------------------------------------------------------------- */
-
-typedef struct event {
-    int thread; /* -1: the main thread (setup, check) */
-    char text[240];
-} event;
-
-#define MAX_EVENTS 2048
-static event g_events[MAX_EVENTS];
-static int g_nevents;
-static bool g_truncated;
-
-void explore_trace_reset(void)
-{
-    g_nevents = 0;
-    g_truncated = false;
-    g_nnames = 0;
-}
-
-int explore_trace_length(void) { return g_nevents; }
-
-static void vadd(int thread, const char *fmt, va_list ap)
-{
-    if (g_nevents == MAX_EVENTS) {
-        g_truncated = true;
-        return;
-    }
-    event *e = &g_events[g_nevents++];
-    e->thread = thread;
-    vsnprintf(e->text, sizeof e->text, fmt, ap);
-}
-
-void explore_trace_add(int thread, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vadd(thread, fmt, ap);
-    va_end(ap);
-}
-
-void explore_note(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vadd(explore_self(), fmt, ap);
-    va_end(ap);
-}
-
-static const char *base(const char *file)
-{
-    const char *slash = strrchr(file, '/');
-    return slash ? slash + 1 : file;
-}
-
-/* "memory_order_acq_rel" -> "acq_rel" */
-static const char *order_name(const char *text)
-{
-    const char *p = strstr(text, "memory_order_");
-    return p ? p + strlen("memory_order_") : text;
-}
-
-static bool g_name_fields;
-
-void explore_name_fields(void) { g_name_fields = true; }
-
-void explore_log_op(enum explore_op op, const char *opname, const char *objtext, const char *ordertext,
-                    const volatile void *obj, uintptr_t stored, uintptr_t expected, uintptr_t took, bool ok)
-{
-    char field[64], f[96], in[64], out[64], want[64];
-    explore_field(objtext, field, sizeof field);
-    explore_format_value(field, obj, stored, in, sizeof in);
-    explore_format_value(field, obj, took, out, sizeof out);
-    const char *owner = g_name_fields ? explore_name_of(explore_block_of(obj)) : NULL;
+    char field[64], f[96], in[64], out[64], want[64], order[64], saw[96];
+    name_field(e->site->object, field, sizeof field);
+    name_value(field, e->obj, e->stored, in, sizeof in);
+    name_value(field, e->obj, e->read, out, sizeof out);
+    const char *owner = names_of_fields() ? explore_name_of(alloc_block_of(e->obj)) : NULL;
     if (owner)
         snprintf(f, sizeof f, "%s of %s", field, owner);
     else
         snprintf(f, sizeof f, "%s", field);
-    const char *at = base(explore_site_file);
-    int line = explore_site_line, t = explore_self();
-    const char *order = order_name(ordertext);
-    char weakened[64];
-    const char *w = explore_weakened_order(explore_site_file, explore_site_line);
-    if (w && strcmp(w, order) != 0) {
-        snprintf(weakened, sizeof weakened, "%s, weakened from %s", w, order);
-        order = weakened;
-    }
-    const char *note = model_annotation(); /* a stale read, or the release it synchronized with */
-    switch (op) {
-    case EXPLORE_LOAD:
-        explore_trace_add(t, "%s:%d load %s -> %s  [%s]%s", at, line, f, out, order, note);
+    if (e->order != e->written)
+        snprintf(order, sizeof order, "%s, weakened from %s", order_name(e->order), order_name(e->written));
+    else
+        snprintf(order, sizeof order, "%s", order_name(e->order));
+    what_it_saw(e, saw, sizeof saw);
+    const char *at = base_name(e->site->file);
+    int line = e->site->line;
+    switch (e->op) {
+    case OP_LOAD:
+        snprintf(buf, size, "%s:%d load %s -> %s  [%s]%s", at, line, f, out, order, saw);
         break;
-    case EXPLORE_STORE:
-        explore_trace_add(t, "%s:%d store %s <- %s  [%s]%s", at, line, f, in, order, note);
+    case OP_STORE:
+        snprintf(buf, size, "%s:%d store %s <- %s  [%s]%s", at, line, f, in, order, saw);
         break;
-    case EXPLORE_EXCHANGE:
-        explore_trace_add(t, "%s:%d exchange %s <- %s (took out: %s)  [%s]%s", at, line, f, in, out, order,
-                          note);
+    case OP_RMW:
+        if (e->rmw == EXPLORE_RMW_XCHG)
+            snprintf(buf, size, "%s:%d exchange %s <- %s (took out: %s)  [%s]%s", at, line, f, in, out, order, saw);
+        else
+            snprintf(buf, size, "%s:%d %s %s, %lu (took out: %s)  [%s]%s", at, line, e->site->name, f,
+                     (unsigned long)e->stored, out, order, saw);
         break;
-    case EXPLORE_CAS:
-        explore_format_value(field, obj, expected, want, sizeof want);
-        explore_trace_add(t, "%s:%d compare_exchange %s: %s -> %s %s (found: %s)  [%s]%s", at, line, f, want, in,
-                          ok ? "done" : "failed", out, order, note);
-        break;
-    case EXPLORE_FETCH:
-        explore_trace_add(t, "%s:%d %s %s, %lu (took out: %s)  [%s]%s", at, line, opname, f, (unsigned long)stored,
-                          out, order, note);
+    case OP_CAS:
+        name_value(field, e->obj, e->expected, want, sizeof want);
+        snprintf(buf, size, "%s:%d compare_exchange %s: %s -> %s %s (found: %s)  [%s]%s", at, line, f, want, in,
+                 e->ok ? "done" : "failed", out, order, saw);
         break;
     }
-    model_logged(explore_trace_length());
 }
 
-/* One column per thread, one line per event, in the order they happened. */
-void explore_trace_print(void)
+/* "task.c:60 " for a site, "" for none. */
+static const char *at(const event *e, char *buf, size_t size)
 {
-    int n = explore_nthreads();
-    int width[EXPLORE_MAX_THREADS];
-    char head[EXPLORE_MAX_THREADS][64];
-    for (int t = 0; t < n; ++t) {
-        snprintf(head[t], sizeof head[t], "T%d %s", t, explore_thread_name(t));
-        width[t] = (int)strlen(head[t]);
-    }
-    for (int i = 0; i < g_nevents; ++i)
-        if (g_events[i].thread >= 0 && (int)strlen(g_events[i].text) > width[g_events[i].thread])
-            width[g_events[i].thread] = (int)strlen(g_events[i].text);
+    buf[0] = '\0';
+    if (e->site)
+        snprintf(buf, size, "%s:%d ", base_name(e->site->file), e->site->line);
+    return buf;
+}
 
-    printf("%4s  ", "");
-    for (int t = 0; t < n; ++t)
-        printf("%-*s%s", width[t], head[t], t + 1 < n ? " | " : "\n");
-    for (int i = 0; i < g_nevents; ++i) {
-        const event *e = &g_events[i];
-        if (e->thread < 0) {
-            printf("%4d  main: %s\n", i + 1, e->text);
+void trace_format(const event *e, char *buf, size_t size)
+{
+    char where[64], obj[64];
+    const char *name = explore_name_of(e->obj);
+    if (e->site)
+        name_field(e->site->object, obj, sizeof obj);
+    switch (e->kind) {
+    case EV_ATOMIC: format_atomic(e, buf, size); return;
+    case EV_ALLOC:
+        name = e->text[0] ? e->text : name ? name : "";
+        snprintf(buf, size, "%sallocate %zu bytes%s%s%s", at(e, where, sizeof where), e->size,
+                 name[0] ? (e->failed ? " for " : ": ") : "", name,
+                 e->failed ? ": fails (injected: lockstep_alloc_fail_nth)" : "");
+        return;
+    case EV_FREE:
+        if (e->site)
+            snprintf(buf, size, "%sfree %s", at(e, where, sizeof where), name ? name : "block");
+        else
+            snprintf(buf, size, "free %s%s", name ? name : "a block", name_is_coro(e->obj) ? "'s frame" : "");
+        return;
+    case EV_LOCK: snprintf(buf, size, "%slock %s", at(e, where, sizeof where), obj); return;
+    case EV_UNLOCK: snprintf(buf, size, "%sunlock %s", at(e, where, sizeof where), obj); return;
+    case EV_WAIT: snprintf(buf, size, "%swait on %s (unlocks the mutex)", at(e, where, sizeof where), obj); return;
+    case EV_WOKEN: snprintf(buf, size, "%swoken up, relocks the mutex", at(e, where, sizeof where)); return;
+    case EV_SIGNAL:
+    case EV_BROADCAST:
+        snprintf(buf, size, "%s%s %s (wakes %d)", at(e, where, sizeof where), e->site->name, obj, e->woken);
+        return;
+    case EV_INIT: {
+        char value[64];
+        name_value(obj, e->obj, e->stored, value, sizeof value);
+        snprintf(buf, size, "%satomic_init %s = %s", at(e, where, sizeof where), obj, value);
+        return;
+    }
+    default: snprintf(buf, size, "%s", e->text); return;
+    }
+}
+
+/* ---- the columns ----------------------------------------------------------- */
+
+static int terminal_width(void)
+{
+    const char *c = getenv("COLUMNS");
+    if (c && atoi(c) >= 60)
+        return atoi(c);
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 60)
+        return ws.ws_col;
+    return isatty(STDOUT_FILENO) ? 100 : 1 << 16;
+}
+
+/* The next piece of text that fits width: up to a break before " (" or
+ * "  [" if there is one in its second half, else before a space, else
+ * width characters. */
+static int piece(const char *s, int width)
+{
+    int n = (int)strlen(s);
+    if (n <= width)
+        return n;
+    int space = 0;
+    for (int i = width; i > 0; --i) {
+        if (s[i] == ' ' && (s[i + 1] == '(' || s[i + 1] == ' ') && i >= width / 2)
+            return i;
+        if (s[i] == ' ' && !space)
+            space = i;
+    }
+    return space ? space : width;
+}
+
+/* How many rows text takes in a column of this width. */
+static int rows(const char *text, int width)
+{
+    int n = 0;
+    do {
+        text += piece(text, width);
+        while (*text == ' ')
+            ++text;
+        ++n;
+    } while (*text);
+    return n;
+}
+
+/* The rows a trace takes with these column widths (the last column
+ * takes what is left of the terminal). */
+static int cost(const char (*lines)[LINE], int n, int nthreads, const int *width)
+{
+    int total = 0;
+    for (int i = 0; i < n; ++i) {
+        const event *e = event_at(i);
+        if (!e->line)
+            continue;
+        if (e->thread == EXPLORE_MAIN) {
+            total += rows(lines[i], terminal_width() - 12);
             continue;
         }
-        printf("%4d  ", i + 1);
-        for (int t = 0; t < e->thread; ++t)
-            printf("%-*s | ", width[t], "");
-        printf("%s\n", e->text);
+        total += rows(lines[i], width[e->thread]);
     }
-    if (g_truncated)
-        printf("      (trace truncated after %d lines)\n", MAX_EVENTS);
-    fflush(stdout);
+    (void)nthreads;
+    return total;
 }
 
-/* ---- failures ---------------------------------------------------------------- */
-
-static const char *g_graph_path;
-void explore_set_graph_path(const char *path) { g_graph_path = path; }
-
-_Noreturn void explore_fail(const char *kind, const char *fmt, ...)
+/* The columns' widths: the split of the terminal that takes the fewest
+ * rows (every column but the last as wide as its longest line, if they
+ * fit). At most 4 threads, so trying the splits is cheap. */
+static void widths(const char (*lines)[LINE], int n, int nthreads, int *width)
 {
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fflush(stderr);
-    printf("\nexplore: the failing schedule, one column per thread, one line per step:\n\n");
-    explore_trace_print();
-    printf("\nexplore: FAILED (%s): %s\n", kind, msg);
-    explore_failure_footer();
-    if (g_graph_path) {
-        model_write_graph(g_graph_path);
-        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", g_graph_path);
+    int room = terminal_width() - 6 - 3 * (nthreads - 1), natural[EXPLORE_MAX_THREADS] = {0}, sum = 0;
+    for (int t = 0; t < nthreads; ++t)
+        natural[t] = 3 + (int)strlen(thread_name(t));
+    for (int i = 0; i < n; ++i) {
+        int t = event_at(i)->thread;
+        if (t != EXPLORE_MAIN && event_at(i)->line && (int)strlen(lines[i]) > natural[t])
+            natural[t] = (int)strlen(lines[i]);
     }
+    for (int t = 0; t < nthreads; ++t)
+        sum += natural[t];
+    if (sum <= room) {
+        memcpy(width, natural, sizeof natural);
+        return;
+    }
+    /* Try every split in steps of `step` characters; keep the cheapest. */
+    int step = nthreads <= 2 ? 1 : nthreads == 3 ? 2 : 4, lo = 12, best = -1, w[EXPLORE_MAX_THREADS];
+    int k = nthreads - 1; /* free columns */
+    for (int code = 0;; ++code) {
+        int c = code, used = 0;
+        for (int t = 0; t < k; ++t) {
+            w[t] = lo + step * (c % ((room - lo * nthreads) / step + 1));
+            c /= (room - lo * nthreads) / step + 1;
+            used += w[t];
+        }
+        if (c)
+            break;
+        w[k] = room - used;
+        if (w[k] < lo)
+            continue;
+        for (int t = 0; t < k; ++t)
+            if (w[t] > natural[t])
+                goto next;
+        int rows_now = cost(lines, n, nthreads, w);
+        if (best < 0 || rows_now < best) {
+            best = rows_now;
+            memcpy(width, w, sizeof w);
+        }
+    next:;
+    }
+    if (best < 0)
+        for (int t = 0; t < nthreads; ++t)
+            width[t] = room / nthreads;
+}
+
+/* One trace line: its thread's column, wrapped, the others blank. */
+static void print_line(int number, int thread, const char *text, const int *width, int nthreads)
+{
+    bool first = true;
+    if (thread == EXPLORE_MAIN) {
+        int room = terminal_width() - 12;
+        do {
+            int k = piece(text, room);
+            if (first)
+                printf("%4d  main: %.*s\n", number, k, text);
+            else
+                printf("            %.*s\n", k, text);
+            text += k + (text[k] == ' ');
+            first = false;
+        } while (*text);
+        return;
+    }
+    do {
+        int k = piece(text, width[thread]);
+        if (first)
+            printf("%4d  ", number);
+        else
+            printf("      ");
+        for (int t = 0; t < thread; ++t)
+            printf("%-*s | ", width[t], "");
+        int shown = k;
+        while (shown > 0 && text[shown - 1] == ' ')
+            --shown;
+        printf("%.*s\n", shown, text);
+        text += k;
+        while (*text == ' ')
+            ++text;
+        first = false;
+    } while (*text);
+    (void)nthreads;
+}
+
+void trace_print(void)
+{
+    int n = event_count(), nthreads = thread_count();
+    static char lines[4096][LINE];
+    for (int i = 0; i < n; ++i)
+        if (event_at(i)->line)
+            trace_format(event_at(i), lines[i], LINE);
+    int width[EXPLORE_MAX_THREADS];
+    widths((const char(*)[LINE])lines, n, nthreads, width);
+    printf("%4s  ", "");
+    for (int t = 0; t < nthreads; ++t) {
+        char head[64];
+        snprintf(head, sizeof head, "T%d %s", t, thread_name(t));
+        if (t + 1 < nthreads)
+            printf("%-*s | ", width[t], head);
+        else
+            printf("%s\n", head);
+    }
+    for (int i = 0; i < n; ++i)
+        if (event_at(i)->line)
+            print_line(event_at(i)->line, event_at(i)->thread, lines[i], width, nthreads);
+    if (events_truncated())
+        printf("      (trace truncated after %d lines)\n", event_trace_lines());
     fflush(stdout);
-    _exit(1);
 }

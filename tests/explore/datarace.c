@@ -1,0 +1,236 @@
+/*
+ * The data-race check on plain memory.
+ *
+ * C11 5.1.2.4p25: "The execution of a program contains a data race if it
+ * contains two conflicting actions in different threads, at least one of
+ * which is not atomic, and neither happens before the other." Two actions
+ * conflict (p4) if they touch the same memory location and one of them
+ * writes it. Most of the steps' memory orders exist for this: the frame's
+ * result written by the completer and read by the awaiter, the waiter
+ * node's handle and next written by the waiter and read by set(), a frame
+ * freed by one thread after another thread's last use of it.
+ *
+ * The plain accesses arrive through the compiler's ThreadSanitizer
+ * instrumentation (tsan.c); the atomic ones, the frees and atomic_init
+ * from the hook's entry points, each with its event.
+ *
+ * The check is FastTrack's (Flanagan and Freund, PLDI 2009), kept per byte:
+ * a byte remembers the last write (thread, epoch, where) and each thread's
+ * last read; an access that conflicts with one of them that does not happen
+ * before it (clock.c) is a race. Freeing a block is a write to all of it,
+ * as in ThreadSanitizer. Atomic accesses race with plain ones too (p25 asks
+ * only that one of the two is not atomic): with a free above all.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct access {
+    uint32_t epoch; /* 0: none */
+    const void *pc; /* a plain access: the return address into the instrumented code */
+    int event;      /* otherwise: its event (an atomic operation, atomic_init, a free); -1 plain */
+    int after;      /* how many trace lines there were then */
+    bool wrote;     /* an atomic access that stored */
+} access;
+
+typedef struct shadow {
+    uintptr_t addr;
+    uint32_t generation; /* the schedule it belongs to: older entries are empty */
+    int8_t writer;
+    access write;
+    access read[THREADS];
+    access atomic[THREADS];
+} shadow;
+
+#define SHADOW_BITS 16
+#define SHADOW_SIZE (1u << SHADOW_BITS)
+static shadow g_shadow[SHADOW_SIZE];
+static uint32_t g_generation = 1;
+static unsigned g_used;
+static _Thread_local int t_quiet;
+static void (*g_on_race)(const char *what);
+static bool g_reported; /* this access has been reported already (on_race: the schedule goes on) */
+
+void datarace_reset(void (*on_race)(const char *what))
+{
+    ++g_generation;
+    g_used = 0;
+    g_on_race = on_race;
+}
+
+void datarace_quiet(bool on) { t_quiet += on ? 1 : -1; }
+bool datarace_is_quiet(void) { return t_quiet != 0; }
+void explore_unchecked(bool on) { datarace_quiet(on); }
+
+static shadow *shadow_of(uintptr_t addr)
+{
+    uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> (64 - SHADOW_BITS));
+    for (;; h = (h + 1) & (SHADOW_SIZE - 1)) {
+        shadow *s = &g_shadow[h];
+        if (s->generation != g_generation) {
+            if (++g_used > SHADOW_SIZE / 2)
+                explore_fail("explorer", "more than %u bytes of plain memory touched in one schedule",
+                             SHADOW_SIZE / 2);
+            *s = (shadow){.addr = addr, .generation = g_generation, .writer = -1};
+            return s;
+        }
+        if (s->addr == addr)
+            return s;
+    }
+}
+
+/* ---- the report ------------------------------------------------------------------ */
+
+/* "task.c:70 (p->m_holder = result;)", or what the event was. */
+static void where(const access *x, char *buf, size_t size)
+{
+    const event *e = x->event >= 0 ? event_at(x->event) : NULL;
+    if (!e)
+        name_code_address(x->pc, buf, size);
+    else if (e->kind == EV_ATOMIC)
+        snprintf(buf, size, "%s:%d (an atomic operation)", base_name(e->site->file), e->site->line);
+    else if (e->kind == EV_INIT)
+        snprintf(buf, size, "%s:%d (atomic_init, a plain write)", base_name(e->site->file), e->site->line);
+    else
+        snprintf(buf, size, "(a free)");
+}
+
+/* Where in the trace: an atomic operation or a free is a line of its own;
+ * a plain access lies between two lines. */
+static void when(const access *x, char *buf, size_t size)
+{
+    if (x->event >= 0 && event_at(x->event)->line)
+        snprintf(buf, size, "trace line %d", event_at(x->event)->line);
+    else if (x->after == 0)
+        snprintf(buf, size, "before trace line 1");
+    else
+        snprintf(buf, size, "after trace line %d", x->after);
+}
+
+/* The access as an event the graph can draw: its own, or a new one. */
+static void blame(int thread, bool write, const access *x, const char *site)
+{
+    if (x->event >= 0) {
+        fail_blame(event_at(x->event));
+        return;
+    }
+    event *e = event_silent(EV_PLAIN, thread, NULL);
+    e->after = x->after;
+    e->stores = write;
+    snprintf(e->text, sizeof e->text, "%s", site);
+    fail_blame(e);
+}
+
+static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, int t, bool t_writes,
+                 const access *now, const event *free_event)
+{
+    if (g_reported)
+        return;
+    g_reported = true;
+    char what[200], a[48], b[48], why[600], w1[48], w2[48], s1[200], s2[200], msg[1600];
+    name_memory(addr, what, sizeof what);
+    where(earlier, s1, sizeof s1);
+    where(now, s2, sizeof s2);
+    unordered_explain(u, earlier->epoch, t, why, sizeof why);
+    name_thread(u, a, sizeof a);
+    name_thread(t, b, sizeof b);
+    when(earlier, w1, sizeof w1);
+    when(now, w2, sizeof w2);
+    if (free_event) {
+        char at[160];
+        if (free_event->site)
+            snprintf(at, sizeof at, "%s:%d", base_name(free_event->site->file), free_event->site->line);
+        else
+            snprintf(at, sizeof at, "lockstep_free");
+        snprintf(msg, sizeof msg, "%s frees %s at %s (%s) while %s %s it at %s (%s), and nothing orders that access "
+                 "before the free. %s", b, what, at, w2, a, u_writes ? "wrote" : "read", s1, w1, why);
+    } else {
+        snprintf(msg, sizeof msg, "on %s: %s %s it at %s (%s), %s %s it at %s (%s), and nothing orders the two. %s",
+                 what, a, u_writes ? "wrote" : "read", s1, w1, b, t_writes ? "writes" : "reads", s2, w2, why);
+    }
+    if (g_on_race) {
+        g_on_race(msg);
+        return;
+    }
+    blame(u, u_writes, earlier, s1);
+    blame(t, t_writes, now, s2);
+    explore_fail("data race", "%s", msg);
+}
+
+/* ---- the check ------------------------------------------------------------------ */
+
+static void check_byte(uintptr_t addr, int t, bool write, const access *now, const event *free_event)
+{
+    shadow *s = shadow_of(addr);
+    if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
+        race(addr, s->writer, true, &s->write, t, write, now, free_event);
+    for (int u = 0; u < THREADS; ++u)
+        if (s->atomic[u].epoch && (write || s->atomic[u].wrote) && !clock_hb(u, s->atomic[u].epoch, t))
+            race(addr, u, s->atomic[u].wrote, &s->atomic[u], t, write, now, free_event);
+    if (write) {
+        for (int u = 0; u < THREADS; ++u)
+            if (s->read[u].epoch && !clock_hb(u, s->read[u].epoch, t))
+                race(addr, u, false, &s->read[u], t, true, now, free_event);
+        /* Every earlier access happens before this write: later accesses
+         * need only be checked against it (FastTrack). */
+        memset(s->read, 0, sizeof s->read);
+        memset(s->atomic, 0, sizeof s->atomic);
+        s->writer = (int8_t)t;
+        s->write = *now;
+    } else {
+        s->read[t] = *now;
+    }
+}
+
+static void check_range(int t, const volatile void *p, size_t size, bool write, const access *now,
+                        const event *free_event)
+{
+    g_reported = false;
+    for (size_t i = 0; i < size; ++i)
+        check_byte((uintptr_t)p + i, t, write, now, free_event);
+}
+
+void datarace_plain(int t, const volatile void *p, size_t size, bool write, const void *pc)
+{
+    access now = {.epoch = clock_now(t), .pc = pc, .event = -1, .after = event_trace_lines()};
+    check_range(t, p, size, write, &now, NULL);
+}
+
+/* atomic_init: "not an atomic operation" (7.17.2.2): a plain write, which
+ * another thread's atomic operation must not race with. The sequencer's
+ * m_latest exchange is acq_rel for this: the node it hands over was
+ * initialized by the queue call that put it there. */
+void datarace_init(int t, const event *e, size_t size)
+{
+    access now = {.epoch = clock_now(t), .event = event_index(e), .after = event_trace_lines()};
+    check_range(t, e->obj, size, true, &now, NULL);
+}
+
+void datarace_free(int t, const volatile void *p, size_t size, const event *free_event)
+{
+    access now = {.epoch = clock_now(t), .event = event_index(free_event), .after = event_trace_lines()};
+    check_range(t, p, size, true, &now, free_event);
+}
+
+/* An atomic operation: checked against the plain accesses only (two atomic
+ * operations never race), and remembered for them. */
+void datarace_atomic(int t, const event *e, size_t size, bool wrote)
+{
+    access now = {.epoch = clock_now(t), .event = event_index(e), .after = e->line - 1, .wrote = wrote};
+    g_reported = false;
+    for (size_t i = 0; i < size; ++i) {
+        uintptr_t addr = (uintptr_t)e->obj + i;
+        shadow *s = shadow_of(addr);
+        if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
+            race(addr, s->writer, true, &s->write, t, wrote, &now, NULL);
+        if (wrote)
+            for (int u = 0; u < THREADS; ++u)
+                if (s->read[u].epoch && !clock_hb(u, s->read[u].epoch, t))
+                    race(addr, u, false, &s->read[u], t, true, &now, NULL);
+        if (!s->atomic[t].wrote || wrote)
+            s->atomic[t] = now;
+        else
+            s->atomic[t].epoch = now.epoch; /* keep "it stored", at the later epoch */
+    }
+}

@@ -1,0 +1,98 @@
+/*
+ * One run of a scenario, and the rounds of the search.
+ *
+ * A run resets everything a schedule leaves behind (the events, the
+ * clocks, the locations, the blocks, the race shadow), runs the setup on
+ * the main thread, the scenario's threads one at a time (thread.c) and the
+ * checks, each in the order path.c decides.
+ *
+ * The rounds are CHESS's iterative bounding: every schedule with at most 0
+ * preemptions and stale reads, then at most 1, 2, ... They stop when a
+ * round skipped nothing (every schedule was explored: "exhaustive"), or at
+ * the bound P (default 2) once a round costs more than SMALL_ROUND
+ * schedules; with --preemptions P (or the scenario's .preemptions), at P.
+ * A scenario marked .exhaustive runs one round with no bound at all.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Rounds with a bound this high and still no end are not small any more. */
+#define SMALL_ROUND 5000
+#define MAX_BOUND 64
+
+static long g_schedules;   /* run so far, over every round: the failure report says how many */
+static bool g_truncated;   /* some load could have read a store older than the history kept */
+
+long run_schedules(void) { return g_schedules; }
+bool explore_replaying(void) { return path_replaying(); }
+int explore_bound(void) { return path_bound(); }
+bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
+
+static void run_once(const explore_scenario *s)
+{
+    ++g_schedules;
+    alloc_reset();
+    events_reset();
+    names_reset();
+    fail_reset();
+    clock_reset();
+    location_reset();
+    datarace_reset(s->on_race);
+    path_begin_schedule();
+    thread_setup(s);
+    s->setup();
+    point_reset(); /* the setup's own resumes do not count */
+    thread_run_all();
+    s->check();
+    alloc_check_leaks();
+    g_truncated |= location_truncated();
+    thread_end_schedule();
+}
+
+static long round_of(const explore_scenario *s, int bound)
+{
+    path_begin_round(bound);
+    g_truncated = false;
+    if (s->begin)
+        s->begin();
+    long schedules = 0;
+    do {
+        run_once(s);
+        ++schedules;
+    } while (path_next());
+    return schedules;
+}
+
+long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
+                 const char *replay_id)
+{
+    fail_set_program(s, program);
+    if (replay_id) {
+        if (!path_replay(replay_id)) {
+            fprintf(stderr, "explore: '%s' is not a schedule id (threads chosen at each decision: 0.1.1.0)\n",
+                    replay_id);
+            exit(2);
+        }
+        run_once(s);
+        path_replay_report();
+        char id[2048];
+        path_id(id, sizeof id);
+        printf("explore: schedule %s of %s (passes every check):\n", id, s->name);
+        trace_print();
+        return 1;
+    }
+    long schedules;
+    if (s->exhaustive && !bound_is_hard)
+        schedules = round_of(s, 1 << 20) /* more than any schedule can cost */;
+    else
+        for (int k = 0;; ++k) {
+            schedules = round_of(s, k);
+            if (!path_pruned() || k == MAX_BOUND || (k >= bound && (bound_is_hard || schedules > SMALL_ROUND)))
+                break;
+        }
+    if (s->summary)
+        s->summary();
+    return schedules;
+}

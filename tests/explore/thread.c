@@ -1,0 +1,277 @@
+/*
+ * Threads and turns: real threads, one at a time.
+ *
+ * Each scenario thread stops at every scheduling point (hook.h) and waits
+ * until the scheduler names it. The thread that is running decides who
+ * goes next when it reaches its next point (or ends), so at any moment
+ * exactly one thread runs; the others wait on g_cv. Where two or more
+ * could go, the choice is a decision of the search (path.c).
+ *
+ * A thread that has arrived at a point may still be unable to go: its next
+ * operation locks a mutex another thread holds, it waits on a condition
+ * variable nobody has signalled, or it waits until a scenario's predicate
+ * holds (explore_wait_until). Who holds which mutex is kept here, since it
+ * decides who can run; mutex.c models the calls themselves. Nobody able to
+ * run while some thread has not finished is a deadlock.
+ */
+#include "model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct xthread {
+    pthread_t pt;
+    void (*fn)(void);
+    const char *name;
+    bool arrived;            /* waiting at a scheduling point */
+    bool done;
+    pthread_mutex_t *wants;  /* its next operation locks this mutex */
+    pthread_cond_t *waits;   /* inside pthread_cond_wait, not signalled yet */
+    bool (*until)(void);     /* explore_wait_until: runnable once this is true */
+    const char *until_what;
+} xthread;
+
+static pthread_mutex_t g_mx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER;
+static xthread g_threads[EXPLORE_MAX_THREADS];
+static int g_nthreads;
+static int g_running = EXPLORE_MAIN; /* who may run */
+static int g_arrived_at_start;
+static _Thread_local int t_self = EXPLORE_MAIN;
+static bool g_in_schedule;
+
+/* The modelled mutexes: which thread holds each, and its lock's event. */
+typedef struct held {
+    pthread_mutex_t *m;
+    int owner;
+    int lock_event;
+} held;
+static held g_held[16];
+static int g_nheld;
+
+int thread_self(void) { return t_self; }
+int explore_self(void) { return t_self; }
+int thread_count(void) { return g_nthreads; }
+const char *thread_name(int i) { return g_threads[i].name; }
+bool thread_running(void) { return g_in_schedule; }
+
+/* ---- mutex ownership ---------------------------------------------------- */
+
+static held *held_of(pthread_mutex_t *m)
+{
+    for (int i = 0; i < g_nheld; ++i)
+        if (g_held[i].m == m)
+            return &g_held[i];
+    return NULL;
+}
+
+int thread_holder(pthread_mutex_t *m)
+{
+    const held *h = held_of(m);
+    return h ? h->owner : -1;
+}
+
+void thread_hold(pthread_mutex_t *m, int owner, int lock_event)
+{
+    if (g_nheld == 16)
+        explore_fail("explorer", "more than 16 mutexes held at once");
+    g_held[g_nheld++] = (held){m, owner, lock_event};
+}
+
+void thread_release(pthread_mutex_t *m)
+{
+    held *h = held_of(m);
+    if (h)
+        *h = g_held[--g_nheld];
+}
+
+/* ---- who can run ---------------------------------------------------------- */
+
+/* The scenario's predicate runs on whichever thread decides: its reads are
+ * the explorer's, not the program's. */
+static bool until_holds(const xthread *t)
+{
+    datarace_quiet(true);
+    bool ok = t->until();
+    datarace_quiet(false);
+    return ok;
+}
+
+static bool runnable(const xthread *t)
+{
+    return t->arrived && !t->done && !t->waits && !(t->wants && held_of(t->wants)) && !(t->until && !until_holds(t));
+}
+
+static _Noreturn void deadlock(void)
+{
+    char why[256];
+    size_t len = 0;
+    why[0] = '\0';
+    for (int i = 0; i < g_nthreads && len < sizeof why; ++i) {
+        const xthread *t = &g_threads[i];
+        if (t->done)
+            continue;
+        if (t->waits)
+            len += (size_t)snprintf(why + len, sizeof why - len, " T%d waits on a condition variable nobody signals;", i);
+        else if (t->wants) {
+            const held *h = held_of(t->wants);
+            len += (size_t)snprintf(why + len, sizeof why - len, " T%d wants a mutex held by T%d;", i, h->owner);
+            if (h->lock_event >= 0) {
+                fail_blame(event_at(h->lock_event));
+                event *w = event_silent(EV_NOTE, i, NULL);
+                snprintf(w->text, sizeof w->text, "deadlock: waits for the mutex T%d locked at line %d", h->owner,
+                         event_at(h->lock_event)->line);
+                fail_blame(w);
+            }
+        } else if (t->until)
+            len += (size_t)snprintf(why + len, sizeof why - len, " T%d waits until %s;", i, t->until_what);
+    }
+    explore_fail("deadlock", "nobody can run, and not every thread has finished:%s", why);
+}
+
+/* Picks who runs next and wakes it. Called with g_mx held by the thread that
+ * just reached a point or ended (current), or by main at the start. */
+static void decide(int current)
+{
+    unsigned enabled = 0;
+    bool all_done = true;
+    for (int i = 0; i < g_nthreads; ++i) {
+        all_done &= g_threads[i].done;
+        if (runnable(&g_threads[i]))
+            enabled |= 1u << i;
+    }
+    if (!enabled) {
+        if (!all_done)
+            deadlock();
+        g_running = EXPLORE_MAIN;
+        pthread_cond_broadcast(&g_cv);
+        return;
+    }
+    int choice = __builtin_ctz(enabled);
+    if (enabled & (enabled - 1)) { /* two or more: a decision */
+        choice = path_branch(BRANCH_THREAD, enabled, current);
+        if (choice < 0)
+            explore_fail("explorer", "%s", path_error());
+    }
+    g_running = choice;
+    pthread_cond_broadcast(&g_cv);
+}
+
+/* ---- the scheduling points ------------------------------------------------ */
+
+void thread_wait_turn(int self)
+{
+    pthread_mutex_lock(&g_mx);
+    g_threads[self].arrived = true;
+    decide(self);
+    while (g_running != self)
+        pthread_cond_wait(&g_cv, &g_mx);
+    g_threads[self].arrived = false;
+    pthread_mutex_unlock(&g_mx);
+}
+
+void thread_wants(int self, pthread_mutex_t *m) { g_threads[self].wants = m; }
+
+void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m)
+{
+    pthread_mutex_lock(&g_mx);
+    g_threads[self].waits = c;
+    g_threads[self].wants = m;
+    pthread_mutex_unlock(&g_mx);
+}
+
+int thread_wake(pthread_cond_t *c, bool all)
+{
+    int woken = 0;
+    pthread_mutex_lock(&g_mx);
+    for (int i = 0; i < g_nthreads && (all || !woken); ++i)
+        if (g_threads[i].waits == c) {
+            g_threads[i].waits = NULL;
+            ++woken;
+        }
+    pthread_mutex_unlock(&g_mx);
+    return woken;
+}
+
+void explore_wait_until(bool (*ready)(void), const char *what)
+{
+    if (t_self == EXPLORE_MAIN)
+        return;
+    g_threads[t_self].until = ready;
+    g_threads[t_self].until_what = what;
+    thread_wait_turn(t_self);
+    g_threads[t_self].until = NULL;
+    event_note(t_self, "(waited until %s)", what);
+}
+
+/* ---- one run's threads ------------------------------------------------------ */
+
+static void *thread_main(void *arg)
+{
+    int self = (int)(intptr_t)arg;
+    t_self = self;
+    pthread_mutex_lock(&g_mx);
+    ++g_arrived_at_start;
+    g_threads[self].arrived = true;
+    pthread_cond_broadcast(&g_cv);
+    while (g_running != self)
+        pthread_cond_wait(&g_cv, &g_mx);
+    g_threads[self].arrived = false;
+    pthread_mutex_unlock(&g_mx);
+
+    g_threads[self].fn();
+
+    pthread_mutex_lock(&g_mx);
+    g_threads[self].done = true;
+    event_note(self, "(finished)");
+    decide(self);
+    pthread_mutex_unlock(&g_mx);
+    return NULL;
+}
+
+void thread_setup(const explore_scenario *s)
+{
+    g_in_schedule = true;
+    g_nheld = 0;
+    g_nthreads = s->nthreads;
+    for (int i = 0; i < s->nthreads; ++i)
+        g_threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i]};
+}
+
+void thread_run_all(void)
+{
+    g_arrived_at_start = 0;
+    g_running = EXPLORE_MAIN;
+    for (int i = 0; i < g_nthreads; ++i)
+        clock_thread_start(i);
+    for (int i = 0; i < g_nthreads; ++i)
+        if (pthread_create(&g_threads[i].pt, NULL, thread_main, (void *)(intptr_t)i) != 0) {
+            fputs("explore: pthread_create failed\n", stderr);
+            exit(2);
+        }
+    pthread_mutex_lock(&g_mx);
+    while (g_arrived_at_start < g_nthreads)
+        pthread_cond_wait(&g_cv, &g_mx);
+    decide(EXPLORE_MAIN); /* every thread waits at its start: the first decision */
+    do
+        pthread_cond_wait(&g_cv, &g_mx);
+    while (g_running != EXPLORE_MAIN);
+    pthread_mutex_unlock(&g_mx);
+    for (int i = 0; i < g_nthreads; ++i) {
+        pthread_join(g_threads[i].pt, NULL);
+        clock_thread_join(i);
+    }
+}
+
+void thread_end_schedule(void) { g_in_schedule = false; }
+
+/* A line in the calling thread's column of the trace (what the scenario does). */
+void explore_note(const char *fmt, ...)
+{
+    event *e = event_new(EV_NOTE, thread_self(), NULL);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+}
