@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "explore.h"
+#include "lockstep/alloc.h"
 
 static const char *base(const char *path)
 {
@@ -47,7 +48,7 @@ static const char *loc_name(const frame *f, int loc) { return f->t->locs[loc].na
 
 static int load(const frame *f, const expr *e)
 {
-    atomic_int *location = &f->m->atomic[e->loc];
+    atomic_int *location = f->m->atomic[e->loc];
     memory_order order = (memory_order)e->order;
     int v = atomic_load_explicit(location, order);
     explore_note("%s:%d load %s -> %d [%s]", base(f->t->path), e->line, loc_name(f, e->loc), v,
@@ -58,7 +59,7 @@ static int load(const frame *f, const expr *e)
 static int read_modify_write(const frame *f, const expr *e, int arg)
 {
     static const char *const names[] = {"exchange", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor"};
-    atomic_int *location = &f->m->atomic[e->loc];
+    atomic_int *location = f->m->atomic[e->loc];
     memory_order order = (memory_order)e->order;
     int old = 0;
     switch (e->rmw) {
@@ -78,8 +79,8 @@ static int read_modify_write(const frame *f, const expr *e, int arg)
  * and (on failure) written back like C's *expected. */
 static int compare_exchange(const frame *f, const expr *e, int desired)
 {
-    atomic_int *location = &f->m->atomic[e->loc];
-    int *expected = &f->m->plain[e->expected_loc];
+    atomic_int *location = f->m->atomic[e->loc];
+    int *expected = f->m->plain[e->expected_loc];
     memory_order success = (memory_order)e->order, failure = (memory_order)e->failure;
     int want = *expected;
     bool done = e->weak ? atomic_compare_exchange_weak_explicit(location, expected, desired, success, failure)
@@ -91,7 +92,7 @@ static int compare_exchange(const frame *f, const expr *e, int desired)
 
 static int plain_read(const frame *f, const expr *e)
 {
-    int v = f->m->plain[e->loc];
+    int v = *f->m->plain[e->loc];
     explore_note("%s:%d read %s -> %d", base(f->t->path), e->line, loc_name(f, e->loc), v);
     return v;
 }
@@ -146,14 +147,15 @@ static void run(const frame *f, const stmt *s)
         }
         case STMT_WRITE: {
             int v = eval(f, s->value);
-            f->m->plain[s->loc] = v;
+            *f->m->plain[s->loc] = v;
             explore_note("%s:%d write %s <- %d", base(f->t->path), s->line, loc_name(f, s->loc), v);
             break;
         }
         case STMT_STORE: {
             int v = eval(f, s->value);
-            atomic_int *location = &f->m->atomic[s->loc];
-            atomic_store_explicit(location, v, (memory_order)s->order);
+            atomic_int *location = f->m->atomic[s->loc];
+            memory_order order = (memory_order)s->order;
+            atomic_store_explicit(location, v, order);
             explore_note("%s:%d store %s <- %d [%s]", base(f->t->path), s->line, loc_name(f, s->loc), v,
                          litmus_order_name(s->order));
             break;
@@ -194,10 +196,21 @@ void litmus_run_thread(const litmus_test *t, litmus_memory *m, int thread)
 void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
 {
     for (int i = 0; i < t->nlocs; ++i) {
-        switch (t->locs[i].kind) {
-        case LOC_ATOMIC: atomic_init(&m->atomic[i], t->locs[i].init); break;
-        case LOC_PLAIN: m->plain[i] = t->locs[i].init; break;
-        case LOC_MUTEX: pthread_mutex_init(&m->mutex[i], NULL); break;
+        const litmus_location *l = &t->locs[i];
+        switch (l->kind) {
+        case LOC_ATOMIC:
+            m->atomic[i] = lockstep_alloc(sizeof *m->atomic[i]);
+            explore_name(m->atomic[i], l->name);
+            atomic_init(m->atomic[i], l->init);
+            break;
+        case LOC_PLAIN:
+            m->plain[i] = lockstep_alloc(sizeof *m->plain[i]);
+            explore_name(m->plain[i], l->name);
+            *m->plain[i] = l->init;
+            break;
+        case LOC_MUTEX:
+            pthread_mutex_init(&m->mutex[i], NULL);
+            break;
         }
     }
     for (int th = 0; th < t->nthreads; ++th)
@@ -209,11 +222,19 @@ void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
  * reads the last store in modification order (coherence), the final value. */
 int litmus_final_value(const litmus_test *t, litmus_memory *m, observed what)
 {
-    (void)t;
     if (what.thread >= 0)
         return m->regs[what.thread][what.index];
-    atomic_int *location = &m->atomic[what.index];
     if (t->locs[what.index].kind == LOC_ATOMIC)
-        return atomic_load_explicit(location, memory_order_relaxed);
-    return m->plain[what.index];
+        return atomic_load_explicit(m->atomic[what.index], memory_order_relaxed);
+    return *m->plain[what.index];
+}
+
+void litmus_memory_free(const litmus_test *t, litmus_memory *m)
+{
+    for (int i = 0; i < t->nlocs; ++i) {
+        if (t->locs[i].kind == LOC_ATOMIC)
+            lockstep_free(m->atomic[i]);
+        else if (t->locs[i].kind == LOC_PLAIN)
+            lockstep_free(m->plain[i]);
+    }
 }

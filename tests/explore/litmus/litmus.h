@@ -154,12 +154,13 @@ typedef struct litmus_test {
 bool litmus_parse(const char *path, litmus_test *t);
 void litmus_free(litmus_test *t);
 
-/* exec.c: the memory one schedule runs on (the explorer's model keys its
- * locations by address: the same addresses every schedule), and the
- * interpreter. A location is either atomic or plain, never both (C11). */
+/* exec.c: the memory one schedule runs on, and the interpreter. Each
+ * location is a block of its own, named after it, so that the explorer's
+ * reports say 'x' (a data race on 'x'); a location is either atomic or
+ * plain, never both (C11). */
 typedef struct litmus_memory {
-    atomic_int atomic[LITMUS_MAX_LOCATIONS];
-    int plain[LITMUS_MAX_LOCATIONS];
+    atomic_int *atomic[LITMUS_MAX_LOCATIONS];
+    int *plain[LITMUS_MAX_LOCATIONS];
     pthread_mutex_t mutex[LITMUS_MAX_LOCATIONS];
     int regs[LITMUS_MAX_THREADS][LITMUS_MAX_REGISTERS]; /* each thread's registers, read after the join */
 } litmus_memory;
@@ -167,5 +168,6 @@ typedef struct litmus_memory {
 void litmus_memory_setup(const litmus_test *t, litmus_memory *m);                 /* main thread, before */
 void litmus_run_thread(const litmus_test *t, litmus_memory *m, int thread);       /* a scenario thread */
 int litmus_final_value(const litmus_test *t, litmus_memory *m, observed what);    /* main thread, after */
+void litmus_memory_free(const litmus_test *t, litmus_memory *m);                  /* main thread, last */
 
 #endif /* LOCKSTEP_LITMUS_H */

@@ -110,6 +110,7 @@ static void check(void)
     int values[LITMUS_MAX_OBSERVED];
     for (int i = 0; i < t->nshown; ++i)
         values[i] = litmus_final_value(t, &g_run.memory, t->shown[i]);
+    litmus_memory_free(t, &g_run.memory);
     bool added;
     int i = outcome_add(&g_run.set, t->nshown, values, &added);
     if (i < 0)
