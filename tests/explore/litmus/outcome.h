@@ -7,7 +7,7 @@
 
 #include "litmus.h"
 
-#define OUTCOME_MAX_STATES 256
+#define OUTCOME_MAX_STATES 4096
 
 typedef struct outcome_set {
     int nstates;

@@ -9,7 +9,7 @@
  *     P1(atomic_int* x, int* y) { ... }         locations they use, and say
  *                                               which are atomic
  *     locations [1:r2; x;]                      optional: more to show
- *     exists (1:r0=1 /\ 1:r1=0)                 or ~exists, forall
+ *     exists (1:r0=1 /\ 1:r1=0)                 or ~exists, forall; none: forall (true)
  *
  * Anything the explorer cannot run exactly is refused here, with the line
  * and the reason, before a single schedule runs: a test half-run would give
@@ -771,6 +771,11 @@ static void final_condition(parser *p)
     if (accept(p, "locations"))
         locations_clause(p);
     int line = p->tok.line;
+    if (p->tok.kind == TOK_EOF) { /* no condition: herd reads forall (true) */
+        p->t->quantifier = FORALL;
+        p->t->condition = new_cond(COND_TRUE);
+        return;
+    }
     if (accept(p, "exists"))
         p->t->quantifier = EXISTS;
     else if (accept(p, "~") && accept(p, "exists"))
