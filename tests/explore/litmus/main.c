@@ -182,6 +182,9 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
     int map[OUTCOME_MAX_STATES];
     outcome_sort(t, &g_run.set, map);
     outcome_print(t, &g_run.set, now() - start);
+    if (g_run.set.race)
+        printf("explore_litmus: %s: undefined behaviour, the first data race found: %s\n", t->name,
+               g_run.set.race_report);
     if (g_run.graph)
         for (int i = 0; i < g_run.set.nstates; ++i) {
             char path[1024];
