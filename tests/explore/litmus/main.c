@@ -39,10 +39,14 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t value
     return false;
 }
 
+_Static_assert(LITMUS_MAX_THREADS <= EXPLORE_MAX_THREADS, "a litmus thread is a scenario thread");
+
 #ifdef LITMUS_EXPLORER_SHIM
 /* Until the explorer's rebuild (issue 23) offers these in explore.h: the
- * graph of the current schedule (graph.c, today model.h's). Remove with
- * LITMUS_EXPLORER_SHIM in CMakeLists.txt. */
+ * graph of the current schedule (graph.c, today model.h's), and a search
+ * with no bound. Without the shim, explore_scenario's on_race flags a data
+ * race and the search goes on; with it, a race ends the run (explore_fail).
+ * Remove with LITMUS_EXPLORER_SHIM in CMakeLists.txt. */
 void model_write_graph(const char *path);
 #define explore_write_graph model_write_graph
 /* An exhaustive search: a bound as high as sched.c's rounds go (MAX_BOUND). */
