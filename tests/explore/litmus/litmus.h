@@ -12,8 +12,11 @@
  * The pieces, one file each, in the order a reader takes them:
  *
  *   lexer.c    the tokens of herd's C litmus syntax;
- *   parser.c   a test file into the tree below, or a refusal (file:line and
- *              the reason) for anything the explorer cannot run exactly;
+ *   parse.c    a test file into the tree below, or a refusal (file:line and
+ *              the reason) for anything the explorer cannot run exactly:
+ *              the tokens and names it uses (parse.h), then
+ *   parse_test.c    the frame: init block, threads' headers, condition;
+ *   parse_thread.c  a thread's statements and expressions;
  *   exec.c     the interpreter of one thread's statements, compiled like a
  *              step's sources (hook.h, ThreadSanitizer's instrumentation),
  *              so that its atomic operations are the explorer's scheduling
@@ -149,7 +152,7 @@ typedef struct litmus_test {
     struct node_block *nodes; /* the tree's nodes (parser.c) */
 } litmus_test;
 
-/* parser.c: reads path into t. On failure prints "path:line: reason" to
+/* parse_test.c: reads path into t. On failure prints "path:line: reason" to
  * stderr and returns false. The tree lives until litmus_free. */
 bool litmus_parse(const char *path, litmus_test *t);
 void litmus_free(litmus_test *t);
