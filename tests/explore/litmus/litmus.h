@@ -148,7 +148,7 @@ typedef struct litmus_test {
     int nshown;
     char expected[LITMUS_MAX_EXPECTED][160]; /* "expect" lines of the comments: herd's state lines */
     int nexpected;
-    int fence_line, sc_line; /* the first fence and seq_cst operation, 0 if none */
+    int fence_line; /* the first fence, 0 if none */
     struct node_block *nodes; /* the tree's nodes (parse.c) */
 } litmus_test;
 

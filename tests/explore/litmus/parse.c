@@ -170,8 +170,6 @@ int order_argument(parser *p)
                                         "memory_order_release", "memory_order_acq_rel", "memory_order_seq_cst"};
     for (int i = 0; i < 6; ++i)
         if (is(p, names[i])) {
-            if (i == ORDER_SEQ_CST && !p->t->sc_line)
-                p->t->sc_line = p->tok.line;
             advance(p);
             return i;
         }

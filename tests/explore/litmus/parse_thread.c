@@ -57,13 +57,6 @@ static const call_form *call_named(const char *name)
     return NULL;
 }
 
-static int implicit_order(parser *p, int line)
-{
-    if (!p->t->sc_line)
-        p->t->sc_line = line;
-    return ORDER_SEQ_CST;
-}
-
 static expr *atomic_call(parser *p, const call_form *f)
 {
     expr *e = new_expr(p, f->kind, p->tok.line);
@@ -88,7 +81,7 @@ static expr *atomic_call(parser *p, const call_form *f)
             e->failure = order_argument(p);
         }
     } else {
-        e->order = e->failure = implicit_order(p, e->line);
+        e->order = e->failure = ORDER_SEQ_CST; /* the forms without _explicit */
     }
     expect(p, ")");
     return e;
@@ -233,7 +226,7 @@ static stmt *store_call(parser *p, int line, bool explicit_order)
         expect(p, ",");
         s->order = order_argument(p);
     } else {
-        s->order = implicit_order(p, line);
+        s->order = ORDER_SEQ_CST;
     }
     expect(p, ")");
     expect(p, ";");
