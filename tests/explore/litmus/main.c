@@ -6,6 +6,8 @@
  *     explore_litmus --check MP.litmus           and compare with its "expect" lines
  *     explore_litmus --trace MP.litmus           a schedule for each final state, as first reached
  *     explore_litmus --graph g.dot MP.litmus     an execution graph for each: g.1.dot, g.2.dot, ...
+ *     explore_litmus MP.litmus --replay 1.0/1    one schedule again, with its trace (the id a
+ *                                                failure or --trace printed)
  *
  * Each test is one explorer scenario (explore.h): a scenario thread per
  * litmus thread, running the interpreter (exec.c); after every schedule,
@@ -60,6 +62,7 @@ typedef struct run {
     litmus_memory memory;
     outcome_set set;
     bool trace;
+    const char *replay; /* --replay ID, or NULL */
     const char *graph; /* --graph FILE, or NULL: FILE.N.dot for the N-th state reached */
 } run;
 
@@ -96,7 +99,10 @@ static void first_reached(int index, const int *values)
     char state[1024];
     outcome_format(g_run.t, values, state, sizeof state);
     if (g_run.trace) {
-        printf("explore_litmus: %s: %s first reached by this schedule:\n", g_run.t->name, state);
+        char id[512];
+        explore_schedule_id(id, sizeof id);
+        printf("explore_litmus: %s: %s first reached by schedule %s (--replay %s):\n", g_run.t->name, state, id,
+               id);
         explore_trace_print();
         printf("\n");
     }
@@ -163,7 +169,9 @@ static double now(void)
 static bool run_test(const litmus_test *t, const char *program, bool check_expected)
 {
     static const char *const names[] = {"P0", "P1", "P2", "P3"};
-    explore_scenario s = {.name = t->name, .min_step = 1, .about = t->path, .nthreads = t->nthreads,
+    /* Named by its file: the explorer's replay line then reads
+     * "explore_litmus tests/MP.litmus --replay ID", which works. */
+    explore_scenario s = {.name = t->path, .min_step = 1, .about = t->name, .nthreads = t->nthreads,
                           .threads = {thread0, thread1, thread2, thread3}, .begin = begin, .setup = setup,
                           .check = check,
 #ifndef LITMUS_EXPLORER_SHIM
@@ -176,6 +184,13 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
     g_run.set.nstates = 0;
     g_run.set.race = false;
     double start = now();
+    if (g_run.replay) { /* one schedule: the explorer prints its trace */
+        explore_run(&s, program, EXPLORE_UNBOUNDED, true, g_run.replay);
+        char state[1024];
+        outcome_format(t, g_run.set.values[0], state, sizeof state);
+        printf("explore_litmus: %s: this schedule ends in %s\n", t->name, state);
+        return true;
+    }
     /* No bound: the rounds go on until one skips nothing (sched.c). */
     explore_run(&s, program, EXPLORE_UNBOUNDED, true, NULL);
     if (!explore_exhaustive()) {
@@ -200,7 +215,8 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--check] [--trace] [--graph FILE.dot] FILE.litmus...\n", program);
+    fprintf(stderr, "usage: %s [--check] [--trace] [--graph FILE.dot] FILE.litmus...\n"
+                    "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
 }
 
@@ -216,6 +232,8 @@ int main(int argc, char **argv)
             g_run.trace = true;
         else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
             g_run.graph = argv[++i];
+        else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
+            g_run.replay = argv[++i];
         else if (argv[i][0] == '-' || ntests == 256)
             return usage(argv[0]);
         else if (!litmus_parse(argv[i], &tests[ntests]) || !runnable(&tests[ntests++]))
@@ -223,7 +241,7 @@ int main(int argc, char **argv)
     }
     if (refused)
         return 2;
-    if (ntests == 0)
+    if (ntests == 0 || (g_run.replay && ntests != 1))
         return usage(argv[0]);
     explore_install_crash_handlers();
     bool all_stated = true;
