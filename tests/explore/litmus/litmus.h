@@ -147,6 +147,7 @@ typedef struct litmus_test {
     observed shown[LITMUS_MAX_OBSERVED]; /* what a final state prints, in herd's order */
     int nshown;
     char expected[LITMUS_MAX_EXPECTED][160]; /* "expect" lines of the comments: herd's state lines */
+    bool expected_c11[LITMUS_MAX_EXPECTED];  /* an "expect-c11" line: in C11's set only, not RC11's */
     int nexpected;
     int fence_line; /* the first fence, 0 if none */
     struct node_block *nodes; /* the tree's nodes (parse.c) */

@@ -34,8 +34,9 @@ bool outcome_holds(const litmus_test *t, const cond *c, const int *values);
  * Positive/Negative, Flag, Condition, Observation, Time. */
 void outcome_print(const litmus_test *t, const outcome_set *set, double seconds);
 
-/* --check: the states equal the file's "expect" lines (and a race is flagged
- * exactly when an "expect Flag *undef*" line says so). Prints the verdict. */
-bool outcome_check(const litmus_test *t, const outcome_set *set);
+/* --check: the states equal the file's "expect" lines, with its "expect-c11"
+ * lines under C11 (and a race is flagged exactly when an "expect Flag
+ * *undef*" line says so). Prints the verdict. */
+bool outcome_check(const litmus_test *t, const outcome_set *set, bool c11);
 
 #endif /* LOCKSTEP_LITMUS_OUTCOME_H */

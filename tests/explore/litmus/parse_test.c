@@ -260,18 +260,22 @@ static int compare_observed(const void *a, const void *b)
 /* ---- expected states, from the comments ------------------------------------------------------------ */
 
 /* Lines "expect 1:r0=0; 1:r1=1;" anywhere in the file (inside a comment):
- * the final states the test's author states, in herd's format. */
+ * the final states the test's author states, in herd's format; lines
+ * "expect-c11 ..." add the states C11 allows beyond RC11's (N1570's
+ * release sequences), for --model c11. */
 static void expected_states(litmus_test *t, const char *source)
 {
     for (const char *line = source; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         line += strspn(line, " \t");
-        if (strncmp(line, "expect ", 7) != 0 || t->nexpected == LITMUS_MAX_EXPECTED)
+        bool c11 = strncmp(line, "expect-c11 ", 11) == 0;
+        if ((!c11 && strncmp(line, "expect ", 7) != 0) || t->nexpected == LITMUS_MAX_EXPECTED)
             continue;
-        const char *s = line + 7;
+        const char *s = line + (c11 ? 11 : 7);
         s += strspn(s, " \t");
         size_t n = strcspn(s, "\r\n");
         while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
             --n;
+        t->expected_c11[t->nexpected] = c11;
         snprintf(t->expected[t->nexpected++], sizeof t->expected[0], "%.*s", (int)n, s);
     }
 }
