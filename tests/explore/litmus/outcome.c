@@ -1,0 +1,256 @@
+/*
+ * The set of final states a litmus test reached, printed in herd7's shape.
+ *
+ * herd7 prints, for a test (herd7 7.57, checked against its output):
+ *
+ *     Test MP Allowed                     Allowed: exists; Forbidden: ~exists; Required: forall
+ *     States 3
+ *     1:r0=0; 1:r1=0;                     registers by thread then name, then [locations]
+ *     1:r0=0; 1:r1=1;                     sorted by their values, as numbers
+ *     1:r0=1; 1:r1=1;
+ *     No                                  the quantified condition holds (Ok) or not (No);
+ *                                         Undef when some execution has a data race
+ *     Witnesses
+ *     Positive: 0 Negative: 3             executions where the quantified condition holds / not
+ *     Flag *undef*                        only with a data race
+ *     Condition exists (1:r0=1 /\ 1:r1=0)
+ *     Observation MP Never 0 3            the proposition held in none, some or all of them
+ *     Time MP 0.00
+ *     Hash=...
+ *
+ * The counts: herd counts executions (each consistent choice of what every
+ * load reads and of the modification orders); explore_litmus counts the
+ * schedules of its last, exhaustive round, several of which may make the
+ * same execution. So Positive, Negative and the Observation's two numbers
+ * are schedules here; everything else compares with herd's line for line.
+ * Time is explore_litmus's own; the Hash line (herd's digest of the test's
+ * code) is left out.
+ */
+#include "outcome.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added)
+{
+    *added = false;
+    for (int i = 0; i < set->nstates; ++i)
+        if (memcmp(set->values[i], values, (size_t)nvalues * sizeof *values) == 0)
+            return i;
+    if (set->nstates == OUTCOME_MAX_STATES)
+        return -1;
+    int i = set->nstates++;
+    memcpy(set->values[i], values, (size_t)nvalues * sizeof *values);
+    set->schedules[i] = 0;
+    *added = true;
+    return i;
+}
+
+void outcome_format(const litmus_test *t, const int *values, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < t->nshown && len < size; ++i) {
+        observed o = t->shown[i];
+        if (o.thread >= 0)
+            len += (size_t)snprintf(buf + len, size - len, "%s%d:%s=%d;", i ? " " : "", o.thread,
+                                    t->threads[o.thread].regs[o.index], values[i]);
+        else
+            len += (size_t)snprintf(buf + len, size - len, "%s[%s]=%d;", i ? " " : "", t->locs[o.index].name,
+                                    values[i]);
+    }
+}
+
+/* ---- sorting ------------------------------------------------------------------------ */
+
+typedef struct sort_entry {
+    const int *values;
+    int n;
+    int index;
+} sort_entry;
+
+static int compare_states(const void *a, const void *b)
+{
+    const sort_entry *x = a, *y = b;
+    for (int i = 0; i < x->n; ++i)
+        if (x->values[i] != y->values[i])
+            return x->values[i] < y->values[i] ? -1 : 1;
+    return 0;
+}
+
+void outcome_sort(const litmus_test *t, outcome_set *set, int *map)
+{
+    static sort_entry entries[OUTCOME_MAX_STATES];
+    static outcome_set sorted;
+    for (int i = 0; i < set->nstates; ++i)
+        entries[i] = (sort_entry){set->values[i], t->nshown, i};
+    qsort(entries, (size_t)set->nstates, sizeof entries[0], compare_states);
+    sorted = *set;
+    for (int i = 0; i < set->nstates; ++i) {
+        memcpy(sorted.values[i], set->values[entries[i].index], sizeof sorted.values[i]);
+        sorted.schedules[i] = set->schedules[entries[i].index];
+        map[i] = entries[i].index;
+    }
+    *set = sorted;
+}
+
+/* ---- the condition ------------------------------------------------------------------- */
+
+static int value_of(const litmus_test *t, observed what, const int *values)
+{
+    for (int i = 0; i < t->nshown; ++i)
+        if (t->shown[i].thread == what.thread && t->shown[i].index == what.index)
+            return values[i];
+    return 0; /* the parser shows everything the condition names */
+}
+
+bool outcome_holds(const litmus_test *t, const cond *c, const int *values)
+{
+    switch (c->kind) {
+    case COND_TRUE: return true;
+    case COND_FALSE: return false;
+    case COND_EQ: return value_of(t, c->what, values) == c->value;
+    case COND_NOT: return !outcome_holds(t, c->a, values);
+    case COND_AND: return outcome_holds(t, c->a, values) && outcome_holds(t, c->b, values);
+    case COND_OR: return outcome_holds(t, c->a, values) || outcome_holds(t, c->b, values);
+    }
+    return false;
+}
+
+/* As herd prints a condition back: [x] for x, "not (...)" for ~ and !=,
+ * parentheses only around a disjunction inside a conjunction. */
+static void print_cond(const litmus_test *t, const cond *c, bool in_and)
+{
+    switch (c->kind) {
+    case COND_TRUE: printf("true"); break;
+    case COND_FALSE: printf("false"); break;
+    case COND_EQ:
+        if (c->what.thread >= 0)
+            printf("%d:%s=%d", c->what.thread, t->threads[c->what.thread].regs[c->what.index], c->value);
+        else
+            printf("[%s]=%d", t->locs[c->what.index].name, c->value);
+        break;
+    case COND_NOT:
+        printf("not (");
+        print_cond(t, c->a, false);
+        printf(")");
+        break;
+    case COND_AND:
+        print_cond(t, c->a, true);
+        printf(" /\\ ");
+        print_cond(t, c->b, true);
+        break;
+    case COND_OR:
+        if (in_and)
+            printf("(");
+        print_cond(t, c->a, false);
+        printf(" \\/ ");
+        print_cond(t, c->b, false);
+        if (in_and)
+            printf(")");
+        break;
+    }
+}
+
+/* ---- herd's block ----------------------------------------------------------------------- */
+
+void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
+{
+    static const char *const kinds[] = {"Allowed", "Forbidden", "Required"};
+    static const char *const quantifiers[] = {"exists", "~exists", "forall"};
+    long holds = 0, fails = 0;
+    int states_holding = 0;
+    char line[1024];
+    printf("Test %s %s\n", t->name, kinds[t->quantifier]);
+    printf("States %d\n", set->nstates);
+    for (int i = 0; i < set->nstates; ++i) {
+        outcome_format(t, set->values[i], line, sizeof line);
+        printf("%s\n", line);
+        if (outcome_holds(t, t->condition, set->values[i])) {
+            holds += set->schedules[i];
+            ++states_holding;
+        } else {
+            fails += set->schedules[i];
+        }
+    }
+    bool ok = t->quantifier == EXISTS      ? states_holding > 0
+              : t->quantifier == NOT_EXISTS ? states_holding == 0
+                                            : states_holding == set->nstates;
+    printf("%s\n", set->race ? "Undef" : ok ? "Ok" : "No");
+    printf("Witnesses\n");
+    if (t->quantifier == NOT_EXISTS)
+        printf("Positive: %ld Negative: %ld\n", fails, holds);
+    else
+        printf("Positive: %ld Negative: %ld\n", holds, fails);
+    if (set->race)
+        printf("Flag *undef*\n");
+    printf("Condition %s (", quantifiers[t->quantifier]);
+    print_cond(t, t->condition, false);
+    printf(")\n");
+    printf("Observation %s %s %ld %ld\n", t->name,
+           states_holding == 0 ? "Never" : fails == 0 ? "Always" : "Sometimes", holds, fails);
+    printf("Time %s %.2f\n", t->name, seconds);
+    printf("\n");
+}
+
+/* ---- --check ------------------------------------------------------------------------------ */
+
+/* Whether the i-th expect line belongs to the model's set. */
+static bool in_model(const litmus_test *t, int i, bool c11) { return c11 || !t->expected_c11[i]; }
+
+static bool stated(const litmus_test *t, const char *line, bool c11)
+{
+    for (int i = 0; i < t->nexpected; ++i)
+        if (in_model(t, i, c11) && strcmp(t->expected[i], line) == 0)
+            return true;
+    return false;
+}
+
+bool outcome_check(const litmus_test *t, const outcome_set *set, bool c11)
+{
+    char line[1024];
+    int missing = 0, extra = 0, nstated = 0;
+    for (int i = 0; i < set->nstates; ++i) {
+        outcome_format(t, set->values[i], line, sizeof line);
+        if (!stated(t, line, c11)) {
+            printf("explore_litmus: %s: found %s, which the file does not state\n", t->name, line);
+            ++extra;
+        }
+    }
+    bool flag_stated = false;
+    for (int i = 0; i < t->nexpected; ++i) {
+        if (!in_model(t, i, c11))
+            continue;
+        if (strcmp(t->expected[i], "Flag *undef*") == 0) {
+            flag_stated = true;
+            continue;
+        }
+        ++nstated;
+        bool found = false;
+        for (int k = 0; k < set->nstates && !found; ++k) {
+            outcome_format(t, set->values[k], line, sizeof line);
+            found = strcmp(line, t->expected[i]) == 0;
+        }
+        if (!found) {
+            printf("explore_litmus: %s: the file states %s, never found\n", t->name, t->expected[i]);
+            ++missing;
+        }
+    }
+    if (nstated == 0) {
+        printf("explore_litmus: %s: the file states no final state (lines \"expect STATE\" in a comment)\n",
+               t->name);
+        return false;
+    }
+    if (flag_stated != set->race)
+        printf("explore_litmus: %s: the file says %s, the explorer found %s\n", t->name,
+               flag_stated ? "a data race (Flag *undef*)" : "no data race", set->race ? "one" : "none");
+    if (missing || extra || flag_stated != set->race) {
+        printf("explore_litmus: %s: FAILED: %d stated state%s missing, %d unstated found\n", t->name, missing,
+               missing == 1 ? "" : "s", extra);
+        return false;
+    }
+    printf("explore_litmus: %s: exactly the %d stated final states%s%s\n", t->name, nstated,
+           c11 ? " of C11" : "", set->race ? ", and the data race" : "");
+    return true;
+}

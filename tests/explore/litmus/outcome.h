@@ -1,0 +1,42 @@
+/*
+ * The set of final states a litmus test reached, and herd7's output shape
+ * (outcome.c).
+ */
+#ifndef LOCKSTEP_LITMUS_OUTCOME_H
+#define LOCKSTEP_LITMUS_OUTCOME_H
+
+#include "litmus.h"
+
+#define OUTCOME_MAX_STATES 4096
+
+typedef struct outcome_set {
+    int nstates;
+    int values[OUTCOME_MAX_STATES][LITMUS_MAX_OBSERVED]; /* in the order of test->shown */
+    long schedules[OUTCOME_MAX_STATES]; /* of the last round, that ended in each state */
+    bool race;                          /* some schedule had a data race (herd: undefined behaviour) */
+    char race_report[512];              /* the first one, as the explorer reported it */
+} outcome_set;
+
+/* Adds a schedule's final state; returns its index, and *added when it is
+ * new. -1: more than OUTCOME_MAX_STATES states. */
+int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added);
+
+/* "1:r0=0; 1:r1=1; [x]=1;" as herd prints a state. */
+void outcome_format(const litmus_test *t, const int *values, char *buf, size_t size);
+
+/* Sorts the states as herd lists them; map[i] is the old index of the i-th. */
+void outcome_sort(const litmus_test *t, outcome_set *set, int *map);
+
+/* The condition's proposition (without its quantifier) on a state. */
+bool outcome_holds(const litmus_test *t, const cond *c, const int *values);
+
+/* herd7's block: Test, States, the states, Ok/No/Undef, Witnesses,
+ * Positive/Negative, Flag, Condition, Observation, Time. */
+void outcome_print(const litmus_test *t, const outcome_set *set, double seconds);
+
+/* --check: the states equal the file's "expect" lines, with its "expect-c11"
+ * lines under C11 (and a race is flagged exactly when an "expect Flag
+ * *undef*" line says so). Prints the verdict. */
+bool outcome_check(const litmus_test *t, const outcome_set *set, bool c11);
+
+#endif /* LOCKSTEP_LITMUS_OUTCOME_H */

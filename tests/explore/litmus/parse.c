@@ -1,0 +1,217 @@
+/*
+ * A litmus file into a test (litmus.h), in herd7's C litmus syntax:
+ *
+ *     C MP+rel+acq                              the test's name
+ *     "an optional description"
+ *     { x = 0; y = 0; }                         initial values (herd's other
+ *                                               forms too: [x] = 0; int x = 0;)
+ *     P0(atomic_int* x, atomic_int* y) { ... }  threads: the parameters name the
+ *     P1(atomic_int* x, int* y) { ... }         locations they use, and say
+ *                                               which are atomic
+ *     locations [1:r2; x;]                      optional: more to show
+ *     exists (1:r0=1 /\ 1:r1=0)                 or ~exists, forall; none: forall (true)
+ *
+ * Anything the explorer cannot run exactly is refused here, with the line
+ * and the reason, before a single schedule runs: a test half-run would give
+ * a set of outcomes that means nothing.
+ *
+ * Recursive descent, one function per construct, in three files: this one
+ * (the nodes, refusals, tokens, names and types they all use),
+ * parse_thread.c (a thread's statements and expressions) and parse_test.c
+ * (the frame: init, threads, the condition; litmus_parse). An error jumps
+ * back to litmus_parse (longjmp), which frees what was built.
+ */
+#include "parse.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *new_node(parser *p, size_t size)
+{
+    node_block *b = calloc(1, sizeof *b + size);
+    if (!b) {
+        fputs("explore_litmus: out of memory\n", stderr);
+        exit(2);
+    }
+    b->next = p->nodes;
+    p->nodes = b;
+    return b->data;
+}
+
+_Noreturn void refuse(parser *p, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s:%d: ", p->t->path, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    longjmp(p->fail, 1);
+}
+
+/* ---- tokens ------------------------------------------------------------------ */
+
+void advance(parser *p)
+{
+    p->tok = lexer_next(&p->lx);
+    if (p->tok.kind == TOK_ERROR)
+        refuse(p, p->tok.line, "unexpected character '%s'", p->tok.text);
+}
+
+bool is(const parser *p, const char *text)
+{
+    return (p->tok.kind == TOK_PUNCT || p->tok.kind == TOK_NAME) && strcmp(p->tok.text, text) == 0;
+}
+
+bool accept(parser *p, const char *text)
+{
+    if (!is(p, text))
+        return false;
+    advance(p);
+    return true;
+}
+
+const char *describe(const token *t)
+{
+    return t->kind == TOK_EOF ? "the end of the file" : t->text;
+}
+
+void expect(parser *p, const char *text)
+{
+    if (!accept(p, text))
+        refuse(p, p->tok.line, "expected '%s', found '%s'", text, describe(&p->tok));
+}
+
+void expect_name(parser *p, char *buf, size_t size)
+{
+    if (p->tok.kind != TOK_NAME)
+        refuse(p, p->tok.line, "expected a name, found '%s'", describe(&p->tok));
+    size_t n = strlen(p->tok.text);
+    if (n >= size)
+        refuse(p, p->tok.line, "the name '%s' is longer than %zu characters", p->tok.text, size - 1);
+    memcpy(buf, p->tok.text, n + 1);
+    advance(p);
+}
+
+/* A constant: 42, -1, 0x10. */
+int number(parser *p)
+{
+    bool minus = accept(p, "-");
+    if (p->tok.kind != TOK_NUMBER)
+        refuse(p, p->tok.line, "expected a number, found '%s'", describe(&p->tok));
+    long v = p->tok.value;
+    advance(p);
+    return (int)(minus ? -v : v);
+}
+
+/* ---- names: locations and registers --------------------------------------------- */
+
+int find_location(const litmus_test *t, const char *name)
+{
+    for (int i = 0; i < t->nlocs; ++i)
+        if (strcmp(t->locs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int add_location(parser *p, const char *name, int line)
+{
+    int i = find_location(p->t, name);
+    if (i >= 0)
+        return i;
+    if (p->t->nlocs == LITMUS_MAX_LOCATIONS)
+        refuse(p, line, "more than %d locations", LITMUS_MAX_LOCATIONS);
+    i = p->t->nlocs++;
+    p->t->locs[i] = (litmus_location){.kind = LOC_PLAIN, .line = 0};
+    snprintf(p->t->locs[i].name, sizeof p->t->locs[i].name, "%s", name);
+    return i;
+}
+
+int find_register(const litmus_thread *th, const char *name)
+{
+    for (int i = 0; i < th->nregs; ++i)
+        if (strcmp(th->regs[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* A location the current thread names as a parameter, of the kind wanted. */
+static int parameter(parser *p, const char *name, int line, enum location_kind kind, const char *what)
+{
+    static const char *const kinds[] = {"an atomic location (atomic_int *)", "a plain location (int *)",
+                                        "a mutex (mtx_t *)"};
+    int loc = find_location(p->t, name);
+    bool named = false;
+    for (int i = 0; i < p->nparams; ++i)
+        named |= p->params[i] == loc;
+    if (loc < 0 || !named)
+        refuse(p, line, "'%s' is not a parameter of P%d (a thread names the locations it uses)", name, p->thread);
+    if (p->t->locs[loc].kind != kind)
+        refuse(p, line, "%s needs %s, and '%s' is %s: the explorer keeps a location atomic or plain, as C11 does", what,
+               kinds[kind], name, kinds[p->t->locs[loc].kind]);
+    return loc;
+}
+
+int location_argument(parser *p, enum location_kind kind, const char *what)
+{
+    char name[LITMUS_MAX_NAME];
+    int line = p->tok.line;
+    if (is(p, "&"))
+        refuse(p, line, "%s takes the location's name, as herd's C does: x, not &x", what);
+    expect_name(p, name, sizeof name);
+    return parameter(p, name, line, kind, what);
+}
+
+int order_argument(parser *p)
+{
+    static const char *const names[] = {"memory_order_relaxed", "memory_order_consume", "memory_order_acquire",
+                                        "memory_order_release", "memory_order_acq_rel", "memory_order_seq_cst"};
+    for (int i = 0; i < 6; ++i)
+        if (is(p, names[i])) {
+            advance(p);
+            return i;
+        }
+    refuse(p, p->tok.line, "expected a memory order (memory_order_relaxed ... memory_order_seq_cst), found '%s'",
+           describe(&p->tok));
+}
+
+/* ---- types ---------------------------------------------------------------------------- */
+
+/* The words of a type, up to the name or the star: which kind of location
+ * they make, or -1 for a type the explorer does not run. false: no type here. */
+bool type_words(parser *p, int *kind)
+{
+    bool any = false, atomic = false, mutex = false, integer = false, other = false;
+    for (;;) {
+        if (is(p, "atomic_int") || is(p, "_Atomic"))
+            atomic = true;
+        else if (is(p, "int"))
+            integer = true;
+        else if (is(p, "mtx_t"))
+            mutex = true;
+        else if (is(p, "volatile") || is(p, "const"))
+            ;
+        else if (is(p, "long") || is(p, "char") || is(p, "short") || is(p, "unsigned") || is(p, "intptr_t") ||
+                 is(p, "uintptr_t") || is(p, "atomic_t") || is(p, "spinlock_t") || is(p, "void") ||
+                 strncmp(p->tok.text, "int", 3) == 0 || strncmp(p->tok.text, "uint", 4) == 0 ||
+                 strncmp(p->tok.text, "__int", 5) == 0 || strncmp(p->tok.text, "__uint", 6) == 0)
+            other = p->tok.kind == TOK_NAME;
+        else
+            break;
+        any = true;
+        advance(p);
+    }
+    *kind = other ? -1 : mutex ? LOC_MUTEX : atomic ? LOC_ATOMIC : integer ? LOC_PLAIN : -1;
+    return any;
+}
+
+void litmus_free(litmus_test *t)
+{
+    for (node_block *b = t->nodes, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    t->nodes = NULL;
+}

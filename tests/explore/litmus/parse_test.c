@@ -1,0 +1,349 @@
+/*
+ * A litmus file's frame: the test's name, the init block, the threads'
+ * headers (their parameters say which locations are atomic), the final
+ * condition, and the expected states stated in its comments; litmus_parse.
+ */
+#include "parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the frame: name, init, threads, condition ------------------------------------------------ */
+
+static void init_block(parser *p)
+{
+    expect(p, "{");
+    while (!accept(p, "}")) {
+        int line = p->tok.line, kind;
+        if (accept(p, ";"))
+            continue;
+        bool typed = type_words(p, &kind);
+        if (p->tok.kind == TOK_NUMBER)
+            refuse(p, line, "initial values of registers (T:r = v) are not supported: declare the register in "
+                            "its thread");
+        bool bracket = accept(p, "[");
+        char name[LITMUS_MAX_NAME];
+        expect_name(p, name, sizeof name);
+        if (bracket)
+            expect(p, "]");
+        if (is(p, ":"))
+            refuse(p, line, "initial values of registers (T:r = v) are not supported: declare the register in "
+                            "its thread");
+        if (typed && kind < 0)
+            refuse(p, line, "'%s': explore_litmus runs int locations (atomic_int, int) and mutexes only", name);
+        int loc = add_location(p, name, line);
+        if (accept(p, "=")) {
+            if (is(p, "&"))
+                refuse(p, line, "'%s': a location holding a pointer is not supported (int values only)", name);
+            p->t->locs[loc].init = number(p);
+        }
+        if (!is(p, "}"))
+            expect(p, ";");
+    }
+}
+
+static void parameters(parser *p)
+{
+    expect(p, "(");
+    p->nparams = 0;
+    while (!accept(p, ")")) {
+        int line = p->tok.line, kind;
+        if (p->nparams && !accept(p, ","))
+            refuse(p, line, "expected ',' or ')' between parameters");
+        if (!type_words(p, &kind) && !is(p, "*"))
+            refuse(p, line, "expected a parameter (atomic_int* x, int* y, mtx_t* m), found '%s'", describe(&p->tok));
+        expect(p, "*");
+        char name[LITMUS_MAX_NAME];
+        expect_name(p, name, sizeof name);
+        if (kind < 0)
+            refuse(p, line, "'%s': explore_litmus runs int locations (atomic_int*, int*) and mutexes (mtx_t*) only",
+                   name);
+        int loc = add_location(p, name, line);
+        litmus_location *l = &p->t->locs[loc];
+        if (l->line && (int)l->kind != kind)
+            refuse(p, line, "'%s' is %s here and %s at line %d: explore_litmus keeps a location atomic or plain, as "
+                            "C11 does", name, kind == LOC_ATOMIC ? "atomic" : "not atomic",
+                   l->kind == LOC_ATOMIC ? "atomic" : "not atomic", l->line);
+        if (!l->line) {
+            l->kind = (enum location_kind)kind;
+            l->line = line;
+        }
+        if (p->nparams == LITMUS_MAX_LOCATIONS)
+            refuse(p, line, "too many parameters");
+        p->params[p->nparams++] = loc;
+    }
+}
+
+static bool thread_header(parser *p)
+{
+    if (is(p, "void"))
+        advance(p);
+    if (p->tok.kind != TOK_NAME || p->tok.text[0] != 'P' || !p->tok.text[1] ||
+        strspn(p->tok.text + 1, "0123456789") != strlen(p->tok.text + 1))
+        return false;
+    int n = atoi(p->tok.text + 1);
+    if (n != p->t->nthreads)
+        refuse(p, p->tok.line, "expected thread P%d, found %s", p->t->nthreads, p->tok.text);
+    if (n == LITMUS_MAX_THREADS)
+        refuse(p, p->tok.line, "more than %d threads: the explorer runs at most %d", LITMUS_MAX_THREADS,
+               LITMUS_MAX_THREADS);
+    advance(p);
+    return true;
+}
+
+static void thread(parser *p)
+{
+    p->thread = p->t->nthreads++;
+    parameters(p);
+    expect(p, "{");
+    p->lx.code = true;
+    p->t->threads[p->thread].body = block_body(p);
+    p->lx.code = false;
+    p->thread = -1;
+}
+
+/* ---- the final condition ------------------------------------------------------------------------ */
+
+static void show(parser *p, observed what)
+{
+    litmus_test *t = p->t;
+    for (int i = 0; i < t->nshown; ++i)
+        if (t->shown[i].thread == what.thread && t->shown[i].index == what.index)
+            return;
+    if (t->nshown == LITMUS_MAX_OBSERVED)
+        refuse(p, p->tok.line, "more than %d registers and locations in the condition", LITMUS_MAX_OBSERVED);
+    t->shown[t->nshown++] = what;
+}
+
+/* T:r, [x] or x. */
+static observed observable(parser *p)
+{
+    int line = p->tok.line;
+    char name[LITMUS_MAX_NAME];
+    if (p->tok.kind == TOK_NUMBER) {
+        int thread = (int)p->tok.value;
+        advance(p);
+        expect(p, ":");
+        expect_name(p, name, sizeof name);
+        if (thread < 0 || thread >= p->t->nthreads)
+            refuse(p, line, "%d:%s: there is no thread P%d", thread, name, thread);
+        int reg = find_register(&p->t->threads[thread], name);
+        if (reg < 0)
+            refuse(p, line, "%d:%s: P%d has no register %s", thread, name, thread, name);
+        return (observed){thread, reg};
+    }
+    bool bracket = accept(p, "[");
+    expect_name(p, name, sizeof name);
+    if (bracket)
+        expect(p, "]");
+    int loc = find_location(p->t, name);
+    if (loc < 0)
+        refuse(p, line, "'%s' is not a location of the test", name);
+    if (p->t->locs[loc].kind == LOC_MUTEX)
+        refuse(p, line, "'%s' is a mutex: its final state is not a value", name);
+    return (observed){-1, loc};
+}
+
+static cond *new_cond(parser *p, enum cond_kind kind)
+{
+    cond *c = new_node(p, sizeof *c);
+    c->kind = kind;
+    return c;
+}
+
+static cond *disjunction(parser *p);
+
+static cond *atom(parser *p)
+{
+    if (accept(p, "~") || accept(p, "not")) {
+        cond *c = new_cond(p, COND_NOT);
+        c->a = atom(p);
+        return c;
+    }
+    if (accept(p, "(")) {
+        cond *c = disjunction(p);
+        expect(p, ")");
+        return c;
+    }
+    if (accept(p, "true"))
+        return new_cond(p, COND_TRUE);
+    if (accept(p, "false"))
+        return new_cond(p, COND_FALSE);
+    cond *c = new_cond(p, COND_EQ);
+    c->what = observable(p);
+    show(p, c->what);
+    bool differs = accept(p, "!=");
+    if (!differs)
+        expect(p, "=");
+    c->value = number(p);
+    if (!differs)
+        return c;
+    cond *n = new_cond(p, COND_NOT); /* herd reads x != v as ~(x = v) */
+    n->a = c;
+    return n;
+}
+
+static cond *conjunction(parser *p)
+{
+    cond *left = atom(p);
+    while (accept(p, "/\\")) {
+        cond *c = new_cond(p, COND_AND);
+        c->a = left;
+        c->b = atom(p);
+        left = c;
+    }
+    return left;
+}
+
+static cond *disjunction(parser *p)
+{
+    cond *left = conjunction(p);
+    while (accept(p, "\\/")) {
+        cond *c = new_cond(p, COND_OR);
+        c->a = left;
+        c->b = conjunction(p);
+        left = c;
+    }
+    return left;
+}
+
+/* locations [0:r2; x;]: shown in every state, like the condition's own. */
+static void locations_clause(parser *p)
+{
+    expect(p, "[");
+    while (!accept(p, "]")) {
+        show(p, observable(p));
+        if (!is(p, "]"))
+            expect(p, ";");
+    }
+}
+
+static void final_condition(parser *p)
+{
+    if (accept(p, "locations"))
+        locations_clause(p);
+    int line = p->tok.line;
+    if (p->tok.kind == TOK_EOF) { /* no condition: herd reads forall (true) */
+        p->t->quantifier = FORALL;
+        p->t->condition = new_cond(p, COND_TRUE);
+        return;
+    }
+    if (accept(p, "exists"))
+        p->t->quantifier = EXISTS;
+    else if (accept(p, "~") && accept(p, "exists"))
+        p->t->quantifier = NOT_EXISTS;
+    else if (accept(p, "forall"))
+        p->t->quantifier = FORALL;
+    else
+        refuse(p, line, "expected the final condition: exists, ~exists or forall, found '%s'", describe(&p->tok));
+    p->t->condition = disjunction(p);
+    if (p->tok.kind != TOK_EOF)
+        refuse(p, p->tok.line, "unexpected '%s' after the condition", describe(&p->tok));
+}
+
+/* herd's order of a state's parts: registers by thread then name, then
+ * locations by name (as strings: r10 before r2). */
+static const litmus_test *g_sorting;
+static int compare_observed(const void *a, const void *b)
+{
+    const observed *x = a, *y = b;
+    if ((x->thread < 0) != (y->thread < 0))
+        return x->thread < 0 ? 1 : -1;
+    if (x->thread != y->thread)
+        return x->thread - y->thread;
+    if (x->thread < 0)
+        return strcmp(g_sorting->locs[x->index].name, g_sorting->locs[y->index].name);
+    return strcmp(g_sorting->threads[x->thread].regs[x->index], g_sorting->threads[y->thread].regs[y->index]);
+}
+
+/* ---- expected states, from the comments ------------------------------------------------------------ */
+
+/* Lines "expect 1:r0=0; 1:r1=1;" anywhere in the file (inside a comment):
+ * the final states the test's author states, in herd's format; lines
+ * "expect-c11 ..." add the states C11 allows beyond RC11's (N1570's
+ * release sequences), for --model c11. */
+static void expected_states(litmus_test *t, const char *source)
+{
+    for (const char *line = source; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        line += strspn(line, " \t");
+        bool c11 = strncmp(line, "expect-c11 ", 11) == 0;
+        if ((!c11 && strncmp(line, "expect ", 7) != 0) || t->nexpected == LITMUS_MAX_EXPECTED)
+            continue;
+        const char *s = line + (c11 ? 11 : 7);
+        s += strspn(s, " \t");
+        size_t n = strcspn(s, "\r\n");
+        while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+            --n;
+        t->expected_c11[t->nexpected] = c11;
+        snprintf(t->expected[t->nexpected++], sizeof t->expected[0], "%.*s", (int)n, s);
+    }
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, cap *= 2);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* The whole file; an error jumps back here (refuse). */
+static bool parse_source(litmus_test *t, const char *source)
+{
+    parser p = {.t = t, .thread = -1};
+    lexer_init(&p.lx, source);
+    if (setjmp(p.fail)) {
+        t->nodes = p.nodes;
+        litmus_free(t);
+        return false;
+    }
+    advance(&p);
+    if (!is(&p, "C"))
+        refuse(&p, p.tok.line, "not a C litmus test (the first word is '%s', not C)", describe(&p.tok));
+    lexer_line(&p.lx, t->name, sizeof t->name);
+    if (!t->name[0])
+        refuse(&p, p.tok.line, "the test has no name (C NAME)");
+    advance(&p);
+    if (p.tok.kind == TOK_STRING)
+        advance(&p);
+    init_block(&p);
+    while (thread_header(&p))
+        thread(&p);
+    if (t->nthreads == 0)
+        refuse(&p, p.tok.line, "expected a thread P0(...) { ... }, found '%s'", describe(&p.tok));
+    final_condition(&p);
+    g_sorting = t;
+    qsort(t->shown, (size_t)t->nshown, sizeof t->shown[0], compare_observed);
+    expected_states(t, source);
+    t->nodes = p.nodes;
+    return true;
+}
+
+bool litmus_parse(const char *path, litmus_test *t)
+{
+    *t = (litmus_test){.path = path};
+    char *source = read_file(path);
+    if (!source) {
+        fprintf(stderr, "%s: cannot read it\n", path);
+        return false;
+    }
+    bool ok = parse_source(t, source);
+    free(source);
+    return ok;
+}
