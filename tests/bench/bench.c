@@ -790,7 +790,7 @@ static int cmp_double(const void *a, const void *b)
 /* Returns false if a check failed or a child died. */
 static bool measure_in_children(const char *name, int runs, char *const args[])
 {
-    sample v[MAX_RUNS];
+    sample v[MAX_RUNS] = {{0}}; /* runs >= 1; the zeroing quiets gcc 12's -Wmaybe-uninitialized */
     for (int r = 0; r < runs; ++r) {
         static char out[1 << 16];
         out[0] = '\0';
