@@ -90,6 +90,7 @@ def inline_md(text):
 
 def sources(site, steps, files):
     css = HtmlFormatter().get_style_defs(".src") if highlight else ""
+    shown = []  # src/.sources: each page and its file, for tests/docs/check_browser.py
     for spec in files:
         path, disk = spec.split("=", 1)
         with open(disk, encoding="utf-8", errors="replace") as f:
@@ -114,6 +115,9 @@ def sources(site, steps, files):
         out = f"src/{path}.html"
         page(os.path.join(site, out), path, nav(site, out, steps, m.group(1) if m else None),
              f'<pre class="src">{body}</pre>', css)
+        shown.append(f"{path}\t{os.path.abspath(disk)}\n")
+    with open(os.path.join(site, "src", ".sources"), "w", encoding="utf-8") as f:
+        f.writelines(shown)
 
 
 def files_changed_notes(readme):
