@@ -18,7 +18,8 @@
       Rewrites the Markdown page PAGE (a copy in the build tree) into what
       Doxygen 1.9 renders as written: a heading holding `code` becomes an
       HTML heading (Doxygen prints a heading's markup as text: "<tt>"); a
-      ``double-backtick`` span becomes <code>; straight quotes around a
+      ``double-backtick`` span becomes <code> (one that quotes Markdown,
+      backticks and all, becomes that Markdown: what a table cell shows); straight quotes around a
       code span become curly ones (Doxygen reads nothing inside "..."); a
       "file:" that is no link is escaped (Doxygen makes `file:line` an
       href); and a code span naming a source file the site shows
@@ -246,6 +247,9 @@ def diff(site, steps, prev_spec, this_spec):
         added = sum(1 for l in text.split("\n") if l.startswith("+") and not l.startswith("+++"))
         removed = sum(1 for l in text.split("\n") if l.startswith("-") and not l.startswith("---"))
         anchor = "f-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
+        title = html.escape(name)
+        if name != "README.md" and os.path.isfile(os.path.join(this_dir, name)):  # its source page
+            title = f'<a href="{rel(site, out, f"src/steps/{this}/{name}.html")}">{title}</a>'
         toc.append(f'<tr><td><a href="#{anchor}"><code>{html.escape(name)}</code></a></td>'
                    f'<td class="add">+{added}</td><td class="del">-{removed}</td></tr>')
         if name == "README.md":
@@ -253,7 +257,7 @@ def diff(site, steps, prev_spec, this_spec):
         else:
             note = notes.get(name, "(The README's list says nothing of this file.)")
         sections.append(f'<section class="file" id="{anchor}">'
-                        f'<div class="note"><h2>{html.escape(name)}</h2>{inline_md(note)}</div>'
+                        f'<div class="note"><h2>{title}</h2>{inline_md(note)}</div>'
                         f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), fmt)}</pre></div>'
                         f'</section>')
     plain = (f'Plain text: <a href="{prev}..{this}.code.diff">the code</a>, '
@@ -374,9 +378,12 @@ def prep_line(line, sources, page_dir):
     out, depth = [], 0
     for is_code, t in parts:
         if is_code:
-            if t.startswith("``"):  # Doxygen 1.9 has no ``...``: an HTML <code>, its backticks escaped
+            if t.startswith("``"):  # Doxygen 1.9 has no ``...``
                 inner = t[2:-2].strip()
-                t = "<code>" + html.escape(inner, quote=False).replace("`", "\\`") + "</code>"
+                if "`" in inner:  # Markdown quoted as the reader sees it rendered (a table cell): render it
+                    t = inner
+                else:
+                    t = "<code>" + html.escape(inner, quote=False) + "</code>"
             elif depth == 0:
                 t = link_code(t, sources, page_dir)
             t = re.sub(r"(?<![%\w/])file:(?!//)", "%file:", t)

@@ -357,9 +357,9 @@ endfunction()
 set(answer_src "${DOCS_DIR}/labs/answers/${STEP}.md")
 if(EXISTS "${lab_src}")
   file(READ "${lab_src}" lab)
-  # The glossary is a page of its own (the course's: docs_course.cmake).
-  string(REPLACE "[glossary](README.md)" "[glossary](../../glossary.html)" lab "${lab}")
   lockstep_site_links(lab "docs/labs/${STEP}.md" "${STEP}/html")
+  # The glossary is a page of its own (the course's: docs_course.cmake).
+  string(REPLACE "[glossary](../../labs.html)" "[glossary](../../glossary.html)" lab "${lab}")
   lockstep_site_label(lab lab)
   with_nav(lab "${STEP}/lab")
   # The challenge's answer is a page of this step's site, named on the lab

@@ -29,10 +29,14 @@ the glyphs were laid out, not as the DOM holds it. A style that moves a
 name out of its line (a grey 4em box around every identifier) or hides it
 shows there, as the reader sees it; the DOM's text would still be right.
 Each rendered line (from its number to the next) must be the file's line,
-blanks collapsed (a line wider than the page may stop at the box's edge,
-where the reader scrolls it). The file each page shows is read from src/.sources
+blanks collapsed (a line wider than its box may stop at the box's edge,
+where the reader scrolls it). The pages of steps 03 and 07, coro.h and the
+mutation results are printed (every kind of file the site shows); every
+source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file each page shows is read from src/.sources
 (written by cmake/docs_render.py). Without pdftotext this part is skipped
 and the summary says so.
+
+LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches.
 
 Without Chromium the test says it is skipped, and why (exit 77). Standard
 library only.
@@ -146,6 +150,13 @@ CHECK = r"""<script>
 """
 
 
+# The source pages printed and read back: every kind of file (C, header,
+# CMake, results table) of two steps and the common header; all of them
+# with LOCKSTEP_BROWSER_PRINT_ALL=1 (a print takes a second or two).
+PRINTED = r"src/(steps/(03|07)-|common/|tests/)"
+PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
+
+
 def skip(reason):
     line = f"docs.browser: {reason}"
     print(f"SKIPPED {line}")
@@ -209,12 +220,12 @@ def squeeze(s):
 
 
 def scrolled(shown, line):
-    """A line longer than the page is wide scrolls in its box: the paper
-    shows it up to the box's right edge (some 150 characters at 1280 px)."""
-    return len(shown) >= 120 and line.startswith(shown)
+    """A line longer than its box is wide scrolls in the box: the paper
+    shows it up to the box's right edge (some 115 characters at 1280 px)."""
+    return len(shown) >= 80 and line.startswith(shown)
 
 
-def check_source(chromium, base_argv, copy, disk, rel, scratch):
+def check_source(chromium, base_argv, text, disk, rel, scratch):
     """The problems of one source page as printed, or None without pdftotext."""
     pdftotext = shutil.which("pdftotext")
     if not pdftotext:
@@ -222,10 +233,9 @@ def check_source(chromium, base_argv, copy, disk, rel, scratch):
     pdf = os.path.join(scratch, "page.pdf")
     if os.path.exists(pdf):
         os.remove(pdf)
-    with open(copy, encoding="utf-8") as f:
-        text = f.read()
     # Paper as wide as the window, no margins: the page laid out as on screen.
-    text = text.replace("<head>", "<head><style>@page { size: 1280px 2400px; margin: 0 }</style>", 1)
+    text = re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + "<style>@page { size: 1280px 2400px; margin: 0 }</style>",
+                  text, count=1, flags=re.I)
     printed = os.path.join(scratch, "print.html")
     with open(printed, "w", encoding="utf-8") as f:
         f.write(text)
@@ -269,11 +279,13 @@ def main():
     sources = source_files(site)
     with tempfile.TemporaryDirectory(prefix="lockstep-browser-") as scratch:
         profile = os.path.join(scratch, "profile")
-        for rel in pages(site):
+        only = os.environ.get("LOCKSTEP_BROWSER_PAGES")  # a regex: load only those (while you work on them)
+        for rel in [p for p in pages(site) if not only or re.search(only, p)]:
             src = os.path.join(site, rel)
             with open(src, encoding="utf-8") as f:
                 text = f.read()
             base = "file://" + os.path.dirname(src) + "/"
+            based = re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + f'<base href="{base}">', text, count=1, flags=re.I)
             head = f'<base href="{base}">' + CHECK
             text, n = re.subn(r"(<head[^>]*>)", lambda m: m.group(1) + head, text, count=1, flags=re.I)
             if not n:
@@ -306,8 +318,8 @@ def main():
             for line in run.stderr.splitlines():
                 if ":CONSOLE(" in line and re.search(r"Uncaught|Error", line):
                     failures.append(f"{rel}: console: {line.split('] ', 1)[-1]}")
-            if rel.startswith("src/") and rel[4:-5] in sources:
-                problems = check_source(chromium, base_argv, copy, sources[rel[4:-5]], rel, scratch)
+            if rel.startswith("src/") and rel[4:-5] in sources and (PRINT_ALL or re.match(PRINTED, rel)):
+                problems = check_source(chromium, base_argv, based, sources[rel[4:-5]], rel, scratch)
                 if problems is None:
                     unprinted += 1
                 else:
