@@ -5,15 +5,15 @@
 # Writes the pages Doxygen reads for one step into OUT, laid out like the
 # repository:
 #
-#   OUT/steps/<STEP>/README.md           the README, with the navigation bar (the main page, index.html)
+#   OUT/steps/<STEP>/README.md           the README, with previous/next (the main page, index.html)
 #   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in (walkthrough.html)
-#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar (lab.html)
+#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with previous/next (lab.html)
 #
 # Every relative link is rewritten to the site's page for its target
 # (docs_links.cmake): the other steps' pages, the course's pages (errata,
 # mutation table, glossary: the course project at the site's root), the
-# source pages. With DIFF_PAGES, the bar links the step's diff page
-# (docs_render.py); without, the plain diffs.
+# source pages. The site's bar (home, steps, this step's pages, its diff)
+# is the Doxygen header's: docs/CMakeLists.txt.
 #
 # Markers in a walkthrough (HTML comments, so GitHub shows nothing):
 #   <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
