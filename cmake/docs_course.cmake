@@ -111,6 +111,8 @@ foreach(s IN LISTS STEPS)
   title_of(title "${dir}/README.md")
   if(NOT first)
     set(first "[${title}](${s}/html/index.html)")
+    string(REPLACE "<" "&lt;" t "${title}")
+    set(start "\\htmlonly[block]<nav class=\"pager\"><a class=\"next\" href=\"${s}/html/index.html\"><span>start here</span>${t}</a></nav>\\endhtmlonly")
   endif()
   string(APPEND contents "- **[${title}](${s}/html/index.html)**")
   if(article)
@@ -179,6 +181,8 @@ source files (every line numbered and linkable) and its API reference.
 To build and run it all yourself: `cmake --workflow --preset test` (every
 step's tests and these pages), then `cmake --workflow --preset tour` (the
 benchmark tour), as the repository's README says.
+
+${start}
 
 ## The steps
 

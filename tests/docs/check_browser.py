@@ -76,7 +76,7 @@ CHECK = r"""<script>
       var el = node.parentElement, t = node.data;
       if (!el || !el.getClientRects().length) continue;
       var what = null;
-      if (/<\/?tt>/.test(t) && !el.closest('pre.src, .diff')) what = 'raw <tt>';
+      if (/<\/?tt>/.test(t) && !el.closest('code, pre.src, .diff')) what = 'raw <tt>';
       else if (!el.closest(CODE) && t.indexOf('**') >= 0) what = 'a literal **';
       else if (!el.closest(CODE) && t.indexOf('`') >= 0) what = 'a backtick outside code';
       if (what) {
