@@ -4,11 +4,19 @@
 # Writes the pages of the course project (docs/Doxyfile.course.in), whose
 # HTML is the site's root, build/<preset>/docs/:
 #
-#   OUT/index.md        the home page: every step (article, what changes, its
-#                       pages and diff), then the course's other documents
+#   OUT/index.md        the home page: where to start, then every step (article,
+#                       what changes, its pages by their titles), then the
+#                       course's other pages, by their titles
 #   OUT/<path>          each document of LOCKSTEP_COURSE_DOCS (docs_links.cmake):
-#                       labelled so that its page is <label>.html, with a
-#                       navigation bar, its links rewritten to the site's pages
+#                       labelled so that its page is <label>.html, its links
+#                       rewritten to the site's pages (the bar is the Doxygen
+#                       header's: docs/CMakeLists.txt)
+#   OUT/glossary.md     the glossary, the end of docs/labs/README.md, as a page
+#
+# With -DPYTHON and -DRENDER (cmake/docs_render.py), each page goes through
+# `docs_render.py prep`: what Doxygen 1.9 would print raw is rewritten, and
+# source names link to their source pages. -DSTEP_DIRS="01-mutex=<dir>;..."
+# gives the steps' READMEs (their titles, their sources).
 cmake_minimum_required(VERSION 3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/docs_links.cmake")
 
@@ -19,12 +27,39 @@ foreach(v SRC DOCS_DIR OUT STEPS)
 endforeach()
 file(REMOVE_RECURSE "${OUT}")
 
-set(steps_bar "")
+# title_of(<var> <file>): the text of a Markdown file's first "# " line.
+function(title_of var file)
+  file(STRINGS "${file}" first LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# +" "" first "${first}")
+  string(REGEX REPLACE " *\\{#[^}]*\\}$" "" first "${first}")
+  set(${var} "${first}" PARENT_SCOPE)
+endfunction()
+function(step_dir var s)
+  set(dir "${SRC}/steps/${s}")
+  foreach(entry IN LISTS STEP_DIRS)
+    if(entry MATCHES "^${s}=(.*)$")
+      set(dir "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  set(${var} "${dir}" PARENT_SCOPE)
+endfunction()
+# prep(<file>): docs_render.py prep, every step's sources linkable by full path.
+set(prep_entries "")
 foreach(s IN LISTS STEPS)
-  list(APPEND steps_bar "[${s}](${s}/html/index.html)")
+  step_dir(dir "${s}")
+  list(APPEND prep_entries "steps/${s}=${dir}")
 endforeach()
-list(JOIN steps_bar " · " steps_bar)
-set(bar "> [lockstep: the course](index.html) · steps: ${steps_bar}\n")
+foreach(f common/include/lockstep/coro.h tests/mutants/logic.tsv tests/mutants/tsan.tsv tests/mutants/explorer.tsv)
+  list(APPEND prep_entries "${f}=${SRC}/${f}")
+endforeach()
+function(prep file)
+  if(PYTHON)
+    execute_process(COMMAND "${PYTHON}" "${RENDER}" prep "${file}" . ${prep_entries} RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "docs_render.py prep ${file} failed (${rc})")
+    endif()
+  endif()
+endfunction()
 
 # --- The documents -------------------------------------------------------------
 set(reference "")
@@ -38,19 +73,31 @@ foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)
   file(READ "${SRC}/${doc}" text)
   lockstep_site_links(text "${doc}" ".")
   lockstep_site_label(text "${label}")
-  string(FIND "${text}" "\n" eol)
-  string(SUBSTRING "${text}" 0 ${eol} title)
-  math(EXPR eol "${eol} + 1")
-  string(SUBSTRING "${text}" ${eol} -1 rest)
-  file(WRITE "${OUT}/${doc}" "${title}\n\n${bar}${rest}")
+  if(label STREQUAL "labs")
+    # The glossary, the labs README's last section: a page of its own.
+    string(FIND "${text}" "\n## Glossary\n" at)
+    if(at GREATER 0)
+      math(EXPR from "${at} + 13")
+      string(SUBSTRING "${text}" ${from} -1 glossary)
+      string(SUBSTRING "${text}" 0 ${at} text)
+      string(REPLACE "the glossary below" "the [glossary](glossary.html)" text "${text}")
+      string(APPEND text "\nThe series' terms are in the [glossary](glossary.html).\n")
+      file(WRITE "${OUT}/glossary.md" "# Glossary {#glossary}\n\nThe terms of the series, as the READMEs, walkthroughs and labs use them.\n${glossary}")
+      prep("${OUT}/glossary.md")
+    endif()
+  endif()
+  file(WRITE "${OUT}/${doc}" "${text}")
+  prep("${OUT}/${doc}")
 endforeach()
 
 # --- The home page ---------------------------------------------------------------
 # Each step's article and "what changes" come from the top-level README's
-# table (one row per step: `| [NN-name](steps/NN-name/README.md) | article | what changes |`).
+# table (one row per step: `| [NN-name](steps/NN-name/README.md) | article | what changes |`);
+# each page is named by its title (its first line).
 file(STRINGS "${SRC}/README.md" rows REGEX "^\\| \\[[0-9][0-9]-")
-set(table "| step | article | what changes | read it |\n|---|---|---|---|\n")
+set(contents "")
 set(prev "")
+set(first "")
 foreach(s IN LISTS STEPS)
   set(article "")
   set(what "")
@@ -60,38 +107,56 @@ foreach(s IN LISTS STEPS)
       set(what "${CMAKE_MATCH_2}")
     endif()
   endforeach()
-  set(read "[README](${s}/html/index.html)")
+  step_dir(dir "${s}")
+  title_of(title "${dir}/README.md")
+  if(NOT first)
+    set(first "[${title}](${s}/html/index.html)")
+    string(REPLACE "<" "&lt;" t "${title}")
+    set(start "\\htmlonly[block]<nav class=\"pager\"><a class=\"next\" href=\"${s}/html/index.html\"><span>start here</span>${t}</a></nav>\\endhtmlonly")
+  endif()
+  string(APPEND contents "- **[${title}](${s}/html/index.html)**")
+  if(article)
+    string(APPEND contents ": ${what} (${article})")
+  endif()
+  string(APPEND contents "\n")
   if(EXISTS "${DOCS_DIR}/walkthroughs/${s}.md")
-    string(APPEND read " · [walkthrough](${s}/html/walkthrough.html)")
+    title_of(t "${DOCS_DIR}/walkthroughs/${s}.md")
+    string(APPEND contents "  - [${t}](${s}/html/walkthrough.html)\n")
   endif()
   if(EXISTS "${DOCS_DIR}/labs/${s}.md")
-    string(APPEND read " · [lab](${s}/html/lab.html)")
+    title_of(t "${DOCS_DIR}/labs/${s}.md")
+    string(APPEND contents "  - [${t}](${s}/html/lab.html)\n")
   endif()
   if(prev AND DIFF_PAGES)
-    string(APPEND read " · [diff](diffs/${prev}..${s}.html)")
+    string(APPEND contents "  - [The diff from ${prev} to ${s}](diffs/${prev}..${s}.html)\n")
   elseif(prev)
-    string(APPEND read " · diff: [code](diffs/${prev}..${s}.code.diff), [all](diffs/${prev}..${s}.diff)")
+    string(APPEND contents "  - The diff from ${prev} to ${s}: [the code](diffs/${prev}..${s}.code.diff), [with the README](diffs/${prev}..${s}.diff)\n")
   endif()
-  string(APPEND table "| [${s}](${s}/html/index.html) | ${article} | ${what} | ${read} |\n")
   set(prev "${s}")
 endforeach()
 
 set(docs_list "")
 foreach(item
-    "docs/ERRATA.md=**Errata**: every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"
-    "docs/MUTANTS.md=**The mutation table**: every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"
-    "tests/mutants/README.md=How the mutation table is made (`tests/mutants/run.sh`)"
-    "docs/labs/README.md=**The labs, and the glossary**: how to run a lab against your copy of a step; the series' terms"
-    "tests/explore/README.md=**The schedule explorer**: how the walkthroughs' traces are made, and how to replay one"
-    "docs/walkthroughs/README.md=How a step gets its diagram, walkthrough and lab"
-    "tests/bench/cxx/README.md=The C++ column of the benchmark tour: the articles' own code")
+    "docs/ERRATA.md=every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"
+    "docs/MUTANTS.md=every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"
+    "tests/mutants/README.md=how the mutation table is made (`tests/mutants/run.sh`)"
+    "tests/explore/README.md=how the walkthroughs' traces are made, and how to replay one"
+    "docs/labs/README.md=how to run a lab against your copy of a step"
+    "glossary=the series' terms"
+    "docs/walkthroughs/README.md=how a step gets its diagram, walkthrough and lab"
+    "tests/bench/cxx/README.md=the C++ column of the benchmark tour: the articles' own code")
   string(FIND "${item}" "=" eq)
   string(SUBSTRING "${item}" 0 ${eq} doc)
   math(EXPR eq "${eq} + 1")
   string(SUBSTRING "${item}" ${eq} -1 what)
-  if(EXISTS "${SRC}/${doc}")
+  if(doc STREQUAL "glossary")
+    if(EXISTS "${OUT}/glossary.md")
+      string(APPEND docs_list "- [Glossary](glossary.html): ${what}\n")
+    endif()
+  elseif(EXISTS "${SRC}/${doc}")
     lockstep_site_page(p "${doc}")
-    string(APPEND docs_list "- [${doc}](${p}): ${what}\n")
+    title_of(t "${SRC}/${doc}")
+    string(APPEND docs_list "- [${t}](${p}): ${what}\n")
   endif()
 endforeach()
 
@@ -99,21 +164,30 @@ file(WRITE "${OUT}/index.md" "# lockstep: the course
 
 The lock-free coroutine primitives of Raymond Chen's *The Old New Thing*
 articles, rebuilt in C11 one step at a time. Each step is a complete copy of
-the library; read it beside its article, in order.
+the library, one idea further than the step before; read it beside its
+article, in order.
 
-For each step: its **README** (the idea, the code's tour, the errata it
-fixes, how its tests show them), the **walkthrough** (a state diagram and
-the schedule explorer's traces, printed from the real code when these pages
-were built), the **lab** (break-it exercises to run against your own copy,
-and questions), and the **diff** from the step before (the code first, the
-README last, with what each change is for). The reference pages of the
-step's headers are under its README (\"Files\", \"Data Structures\").
+## Where to start
 
-${table}
+Start with ${first}, and read it beside its article. Then follow **next**
+at the bottom of each page: a step's README (the idea, the code's tour, the
+errata it fixes), its walkthrough (a state diagram and the schedule
+explorer's traces, printed from the real code when these pages were built),
+its lab (break-it exercises to run against your own copy, and questions),
+then the next step. The bar at the top of every page leads to any step, to
+the step's diff from the one before (the code first, the README last), its
+source files (every line numbered and linkable) and its API reference.
+
+To build and run it all yourself: `cmake --workflow --preset test` (every
+step's tests and these pages), then `cmake --workflow --preset tour` (the
+benchmark tour), as the repository's README says.
+
+${start}
+
+## The steps
+
+${contents}
 ## The course's other pages
 
-${docs_list}
-The repository's top-level README has the two commands that build
-everything: `cmake --workflow --preset test` (every step's tests and these
-pages) and `cmake --workflow --preset tour` (the benchmark tour).
-")
+${docs_list}")
+prep("${OUT}/index.md")

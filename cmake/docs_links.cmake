@@ -13,10 +13,12 @@
 # The documents of the course project, by repository path, and the name of
 # their page (the Doxygen label, so the file is <label>.html at the site's
 # root). The step pages (README, walkthrough, lab) are in the steps' projects.
+# The labs' README ends with the glossary, which gets a page of its own,
+# glossary.html (docs_course.cmake).
 set(LOCKSTEP_COURSE_DOCS
   "docs/ERRATA.md=errata"
   "docs/MUTANTS.md=mutants"
-  "docs/labs/README.md=glossary"
+  "docs/labs/README.md=labs"
   "docs/walkthroughs/README.md=walkthroughs"
   "tests/mutants/README.md=mutants_readme"
   "tests/explore/README.md=explorer"

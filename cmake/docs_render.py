@@ -14,6 +14,21 @@
       it; coloured by Pygments' diff lexer (required: without Pygments
       configure does not ask for diff pages).
 
+  docs_render.py prep PAGE PAGE_DIR [SITE_PATH=DISK...]
+      Rewrites the Markdown page PAGE (a copy in the build tree) into what
+      Doxygen 1.9 renders as written: a heading holding `code` becomes an
+      HTML heading (Doxygen prints a heading's markup as text: "<tt>"); a
+      ``double-backtick`` span becomes <code> (one that quotes Markdown,
+      backticks and all, becomes that Markdown: what a table cell shows); straight quotes around a
+      code span become curly ones (Doxygen reads nothing inside "..."); a
+      "file:" that is no link is escaped (Doxygen makes `file:line` an
+      href); and a code span naming a source file the site shows
+      (`src/task.c`, `event.c:55`) becomes a link to its source page, line
+      anchor included. PAGE_DIR is the page's directory from the site's
+      root; each SITE_PATH=DISK is a directory or a file the site has
+      source pages for; those marked +SITE_PATH=DISK are the page's own
+      step (and coro.h), where a short name (`task.c`) is looked up.
+
 STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
@@ -33,20 +48,32 @@ except ImportError:  # the source pages then come out plain
     highlight = None
 
 STYLE = """
-body { font-family: Roboto, sans-serif; margin: 0; color: #222; }
-header { background: #f2f4f8; border-bottom: 1px solid #c4cfe5; padding: .6em 1.2em; }
-header a { margin-right: .8em; }
-main { padding: .4em 1.2em 2em; }
-h1 { font-size: 150%; margin: .4em 0; }
-h2 { font-size: 115%; margin: 1.4em 0 .4em; font-family: monospace; }
+body { font-family: Roboto, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #222; font-size: 15.6px; }
+a { color: #1f5fad; }
+nav.lockstep-bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: .3rem 1.4rem;
+  padding: .55rem 1.2rem; background: #f2f4f8; border-bottom: 1px solid #c4cfe5; font-size: 15px; }
+nav.lockstep-bar a { text-decoration: none; }
+nav.lockstep-bar a:hover { text-decoration: underline; }
+nav.lockstep-bar .brand { font-weight: 700; font-size: 17px; color: #1f3a6b; }
+nav.lockstep-bar .steps a { display: inline-block; min-width: 1.7em; text-align: center; margin: 0 .05em;
+  border-radius: 3px; padding: 0 .15em; }
+nav.lockstep-bar .steps a.here { background: #1f3a6b; color: #fff; }
+nav.lockstep-bar .pages a { margin-left: .55em; }
+main { max-width: 1000px; margin: 0 auto; padding: .4em 1.2rem 2em; box-sizing: border-box; }
+main.wide { max-width: 1400px; }
+main > p { max-width: 46rem; line-height: 1.6; }
+h1 { font-size: 2rem; font-weight: 600; margin: 1.2rem 0 .6rem; }
+h2 { font-size: 1rem; margin: 0 0 .4em; font-family: 'DejaVu Sans Mono', monospace; }
 code, pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 13px; }
-pre { margin: 0; line-height: 1.35; }
-.src { border: 1px solid #c4cfe5; background: #fbfcfd; overflow-x: auto; }
-.src .l { display: block; white-space: pre; }
+pre { margin: 0; line-height: 1.4; }
+.src { border: 1px solid #c4cfe5; background: #fbfcfd; overflow-x: auto; padding: .4em 0; }
+.src .l { display: block; white-space: pre; padding-right: 1em; }
 .src .l:target { background: #fff3b0; }
-.src .n { display: inline-block; width: 4em; padding-right: .8em; text-align: right;
-          color: #888; text-decoration: none; user-select: none; }
-.file { display: grid; grid-template-columns: 17em minmax(0, 1fr); gap: 1em; align-items: start; }
+.src a.ln { display: inline-block; width: 3.2em; margin-right: 1em; text-align: right;
+            color: #999; text-decoration: none; user-select: none; }
+.src a.ln:hover { color: #1f5fad; }
+.files td { padding: .15em 1.2em .15em 0; }
+.file { display: grid; grid-template-columns: 17em minmax(0, 1fr); gap: 1em; align-items: start; margin-bottom: 1.2em; }
 .note { position: sticky; top: 0; font-size: 90%; background: #f7f7ee; border-left: 3px solid #cc9; padding: .4em .7em; }
 .diff { border: 1px solid #c4cfe5; overflow-x: auto; padding: .3em .5em; background: #fbfcfd; }
 .toc td { padding: .1em .8em .1em 0; }
@@ -55,12 +82,18 @@ pre { margin: 0; line-height: 1.35; }
 """
 
 
-def page(path, title, nav, body, extra_css=""):
+WIDE = ' class="wide"'
+HERE = ' class="here"'
+
+
+def page(path, title, nav, body, extra_css="", wide=False):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                f"<title>{html.escape(title)}</title>\n<style>{STYLE}{extra_css}</style>\n"
-                f"</head><body>\n<header>{nav}</header>\n<main>\n<h1>{html.escape(title)}</h1>\n"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{extra_css}</style>\n"
+                f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
+                f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
                 f"{body}\n</main>\n</body></html>\n")
 
 
@@ -70,15 +103,28 @@ def rel(site, frm, to):
 
 
 def nav(site, here, steps, step=None):
-    items = [f'<a href="{rel(site, here, "index.html")}">lockstep: the course</a>']
+    """The site's bar (the Doxygen pages' is docs/CMakeLists.txt's): home, the
+    steps, and the step's own pages."""
+    r = lambda to: rel(site, here, to)
+    items = [f'<a class="brand" href="{r("index.html")}">lockstep</a>']
+    links = " ".join(f'<a{HERE if s == step else ""} href="{r(s + "/html/index.html")}" '
+                     f'title="{html.escape(s)}">{s[:2]}</a>' for s in steps)
+    items.append(f'<span class="steps">steps {links}</span>')
     if step in steps:
         i = steps.index(step)
-        items.append(f'<a href="{rel(site, here, step + "/html/index.html")}">step {html.escape(step)}</a>')
+        pages = [f'<b>{html.escape(step)}</b>:', f'<a href="{r(step + "/html/index.html")}">README</a>']
+        for name, label in (("walkthrough.html", "walkthrough"), ("lab.html", "lab")):
+            if os.path.isfile(os.path.join(site, step, "html", name)) or os.path.isdir(os.path.join(site, step)):
+                pages.append(f'<a href="{r(step + "/html/" + name)}">{label}</a>')
         if i > 0:
-            items.append(f'previous: <a href="{rel(site, here, steps[i - 1] + "/html/index.html")}">{steps[i - 1]}</a>')
-        if i + 1 < len(steps):
-            items.append(f'next: <a href="{rel(site, here, steps[i + 1] + "/html/index.html")}">{steps[i + 1]}</a>')
-    return " · ".join(items)
+            pages.append(f'<a href="{r("diffs/" + steps[i - 1] + ".." + step + ".html")}">diff</a>')
+        pages.append(f'<a href="{r("src/steps/" + step + "/index.html")}">sources</a>')
+        pages.append(f'<a href="{r(step + "/html/files.html")}">API</a>')
+        items.append(f'<span class="pages">{" ".join(pages)}</span>')
+    else:
+        items.append(f'<span class="pages"><a href="{r("errata.html")}">errata</a> '
+                     f'<a href="{r("mutants.html")}">mutation table</a> <a href="{r("explorer.html")}">explorer</a></span>')
+    return "".join(items)
 
 
 def inline_md(text):
@@ -90,6 +136,8 @@ def inline_md(text):
 
 def sources(site, steps, files):
     css = HtmlFormatter().get_style_defs(".src") if highlight else ""
+    shown = []  # src/.sources: each page and its file, for tests/docs/check_browser.py
+    by_step = {}
     for spec in files:
         path, disk = spec.split("=", 1)
         with open(disk, encoding="utf-8", errors="replace") as f:
@@ -108,12 +156,33 @@ def sources(site, steps, files):
             lines = [html.escape(l) for l in text.split("\n")]
         if lines and lines[-1] == "":
             lines.pop()
-        body = "".join(f'<span class="l" id="L{n}"><a class="n" href="#L{n}">{n}</a>{l}</span>'
+        # The line number's class is not Pygments' (which gives .n to
+        # every name in the code): ln.
+        body = "".join(f'<span class="l" id="L{n}"><a class="ln" href="#L{n}">{n}</a>{l}</span>'
                        for n, l in enumerate(lines, 1))
         m = re.match(r"steps/([^/]+)/", path)
         out = f"src/{path}.html"
+        listing = f"src/steps/{m.group(1)}/index.html" if m else None
+        up = (f'<p>From <a href="{rel(site, out, listing)}">the sources of step {html.escape(m.group(1))}</a>. '
+              f'Each line number is a link (<code>#L48</code>).</p>' if m else "")
         page(os.path.join(site, out), path, nav(site, out, steps, m.group(1) if m else None),
-             f'<pre class="src">{body}</pre>', css)
+             f'{up}<pre class="src">{body}</pre>', css)
+        shown.append(f"{path}\t{os.path.abspath(disk)}\n")
+        if m:
+            by_step.setdefault(m.group(1), []).append(path)
+    with open(os.path.join(site, "src", ".sources"), "w", encoding="utf-8") as f:
+        f.writelines(shown)
+    # Each step's list of its files: src/steps/<step>/index.html.
+    for step, paths in by_step.items():
+        out = f"src/steps/{step}/index.html"
+        order = lambda p: (not p.startswith(f"steps/{step}/include/"), not p.startswith(f"steps/{step}/src/"), p)
+        rows = "".join(f'<tr><td><a href="{rel(site, out, "src/" + p + ".html")}"><code>'
+                       f'{html.escape(p.split("/", 2)[2])}</code></a></td></tr>' for p in sorted(paths, key=order))
+        body = (f'<p>Every file of step {html.escape(step)} but its '
+                f'<a href="{rel(site, out, step + "/html/index.html")}">README</a>: the headers, the code, '
+                f'the build. The code every step shares is <a href="{rel(site, out, "src/common/include/lockstep/coro.h.html")}">'
+                f'<code>common/include/lockstep/coro.h</code></a>.</p><table class="files">{rows}</table>')
+        page(os.path.join(site, out), f"The sources of step {step}", nav(site, out, steps, step), body)
 
 
 def files_changed_notes(readme):
@@ -178,6 +247,9 @@ def diff(site, steps, prev_spec, this_spec):
         added = sum(1 for l in text.split("\n") if l.startswith("+") and not l.startswith("+++"))
         removed = sum(1 for l in text.split("\n") if l.startswith("-") and not l.startswith("---"))
         anchor = "f-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
+        title = html.escape(name)
+        if name != "README.md" and os.path.isfile(os.path.join(this_dir, name)):  # its source page
+            title = f'<a href="{rel(site, out, f"src/steps/{this}/{name}.html")}">{title}</a>'
         toc.append(f'<tr><td><a href="#{anchor}"><code>{html.escape(name)}</code></a></td>'
                    f'<td class="add">+{added}</td><td class="del">-{removed}</td></tr>')
         if name == "README.md":
@@ -185,7 +257,7 @@ def diff(site, steps, prev_spec, this_spec):
         else:
             note = notes.get(name, "(The README's list says nothing of this file.)")
         sections.append(f'<section class="file" id="{anchor}">'
-                        f'<div class="note"><h2>{html.escape(name)}</h2>{inline_md(note)}</div>'
+                        f'<div class="note"><h2>{title}</h2>{inline_md(note)}</div>'
                         f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), fmt)}</pre></div>'
                         f'</section>')
     plain = (f'Plain text: <a href="{prev}..{this}.code.diff">the code</a>, '
@@ -198,17 +270,152 @@ def diff(site, steps, prev_spec, this_spec):
             + f'<table class="toc">{"".join(toc)}</table>\n' + "\n".join(sections))
     bar = nav(site, out, steps, this)
     i = steps.index(this) if this in steps else -1
+    others = []
     if i > 1:
-        bar += f' · <a href="{steps[i - 2]}..{steps[i - 1]}.html">the diff before</a>'
+        others.append(f'<a href="{steps[i - 2]}..{steps[i - 1]}.html">the diff before</a>')
     if 0 <= i < len(steps) - 1:
-        bar += f' · <a href="{this}..{steps[i + 1]}.html">the next diff</a>'
+        others.append(f'<a href="{this}..{steps[i + 1]}.html">the next diff</a>')
+    if others:
+        bar += f'<span class="pages">{" ".join(others)}</span>'
     page(os.path.join(site, out), f"The diff from {prev} to {this}", bar, body,
-         HtmlFormatter().get_style_defs(".diff"))
+         HtmlFormatter().get_style_defs(".diff"), wide=True)
+
+
+# --- prep: a Markdown page as Doxygen 1.9 will render it -----------------------
+
+CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
+
+
+def spans(line):
+    """[(is_code, text)]: the line cut into code spans (with their backticks) and text."""
+    out, at = [], 0
+    for m in CODE_SPAN.finditer(line):
+        out.append((False, line[at:m.start()]))
+        out.append((True, m.group(0)))
+        at = m.end()
+    out.append((False, line[at:]))
+    return out
+
+
+class Sources:
+    """The source pages a code span may name: {site path: ...} and how to find one."""
+
+    def __init__(self, entries):
+        self.paths, self.own, self.own_dir = set(), [], ""
+        for entry in entries:
+            own = entry.startswith("+")  # the page's own step (and coro.h): short names are looked up there
+            site_path, disk = entry.lstrip("+").split("=", 1)
+            if os.path.isdir(disk):
+                self.own_dir = self.own_dir or (site_path if own else "")
+                for d, _, names in os.walk(disk):
+                    for n in names:
+                        if n != "README.md":
+                            self.add(f"{site_path}/{os.path.relpath(os.path.join(d, n), disk)}", own)
+            elif os.path.isfile(disk):
+                self.add(site_path, own)
+
+    def add(self, path, own):
+        self.paths.add(path)
+        if own:
+            self.own.append(path)
+
+    def find(self, name):
+        """The site path a name in a code span means, or None."""
+        if name in self.paths:
+            return name
+        if self.own_dir and f"{self.own_dir}/{name}" in self.paths:
+            return f"{self.own_dir}/{name}"
+        if "/" not in name:  # a short name: unique among the page's own step (and coro.h)
+            found = [p for p in self.own if os.path.basename(p) == name]
+            if len(found) == 1:
+                return found[0]
+        return None
+
+
+def link_code(code, sources, page_dir):
+    """A code span `src/task.c` or `event.c:55` as a link to its source page, else unchanged."""
+    m = re.match(r"^`([A-Za-z0-9_./-]+\.(?:c|h|txt|tsv))(?::(\d+)(?:-\d+)?)?`$", code)
+    if not m or sources is None:
+        return code
+    found = sources.find(m.group(1))
+    if not found:
+        return code
+    target = os.path.relpath(f"src/{found}.html", page_dir)
+    return f"[{code}]({target}{'#L' + m.group(2) if m.group(2) else ''})"
+
+
+def html_code(text):
+    """Markdown text with code spans as HTML (for a heading Doxygen prints raw)."""
+    out = []
+    for is_code, part in spans(text):
+        if is_code:
+            inner = part.strip("`").strip()
+            out.append(f"<code>{html.escape(inner, quote=False)}</code>")
+        else:
+            out.append(html.escape(part, quote=False))
+    return "".join(out)
+
+
+def prep_line(line, sources, page_dir):
+    # A heading with code in it: an HTML heading (## is Doxygen's <h1> in a page).
+    m = re.match(r"^(#{2,4}) +(.*?)(?: +\{#([\w-]+)\})? *$", line)
+    if m and "`" in m.group(2):
+        level = len(m.group(1)) - 1
+        ident = f' id="{m.group(3)}"' if m.group(3) else ""
+        title = html_code(m.group(2).replace('"', "\u201c", 1).replace('"', "\u201d", 1))
+        return f"<h{level}{ident}>{title}</h{level}>"
+    parts = spans(line)
+    # Straight quotes around a code span: curly (Doxygen renders nothing between "...").
+    quotes = [(i, j) for i, (is_code, t) in enumerate(parts) if not is_code for j, c in enumerate(t) if c == '"']
+    parts = [list(p) for p in parts]
+    for k in range(0, len(quotes) - 1, 2):
+        (i1, j1), (i2, j2) = quotes[k], quotes[k + 1]
+        if any(parts[i][0] for i in range(i1, i2 + 1)):
+            t1 = parts[i1][1]
+            parts[i1][1] = t1[:j1] + "\u201c" + t1[j1 + 1:]
+            t2 = parts[i2][1]
+            parts[i2][1] = t2[:j2] + "\u201d" + t2[j2 + 1:]
+    out, depth = [], 0
+    for is_code, t in parts:
+        if is_code:
+            if t.startswith("``"):  # Doxygen 1.9 has no ``...``
+                inner = t[2:-2].strip()
+                if "`" in inner:  # Markdown quoted as the reader sees it rendered (a table cell): render it
+                    t = inner
+                else:
+                    t = "<code>" + html.escape(inner, quote=False) + "</code>"
+            elif depth == 0:
+                t = link_code(t, sources, page_dir)
+            t = re.sub(r"(?<![%\w/])file:(?!//)", "%file:", t)
+        else:
+            depth += t.count("[") - t.count("]")
+            t = re.sub(r"(?<![%\w/])file:(?!//)", "%file:", t)
+        out.append(t)
+    return "".join(out)
+
+
+def prep(path, page_dir, entries):
+    sources = Sources(entries) if entries else None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    fence = None
+    for n, line in enumerate(lines):
+        m = re.match(r"^\s*(```+|~~~+)", line)
+        if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
+            fence = None if fence else m.group(1)
+            continue
+        if fence is None and "\\htmlonly" not in line:
+            lines[n] = prep_line(line, sources, page_dir)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
 
 
 def main(argv):
     if len(argv) < 4:
         sys.exit(__doc__)
+    if argv[1] == "prep":
+        prep(argv[2], argv[3], argv[4:])
+        return
     mode, site, steps = argv[1], argv[2], [s for s in re.split("[,;]", argv[3]) if s]
     if mode == "sources":
         sources(site, steps, argv[4:])

@@ -1,18 +1,19 @@
 # cmake -DSTEP=03-no-refcount -DSTEP_DIR=... -DDOCS_DIR=... -DOUT=<dir> -DSTEPS="01-mutex;02-..."
-#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO [-DDIFF_PAGES=YES] -P teach_pages.cmake
+#       -DEXPLORERS=<file> -DHAVE_DOT=YES|NO [-DDIFF_PAGES=YES] [-DSTEP_DIRS="01-mutex=<dir>;..."]
+#       [-DPYTHON=<python3> -DRENDER=<docs_render.py> -DCOMMON_DIR=<common/>] -P teach_pages.cmake
 #
 # Writes the pages Doxygen reads for one step into OUT, laid out like the
 # repository:
 #
-#   OUT/steps/<STEP>/README.md           the README, with the navigation bar (the main page, index.html)
+#   OUT/steps/<STEP>/README.md           the README, with previous/next (the main page, index.html)
 #   OUT/docs/walkthroughs/<STEP>.md      docs/walkthroughs/<STEP>.md, markers filled in (walkthrough.html)
-#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with the navigation bar (lab.html)
+#   OUT/docs/labs/<STEP>.md              docs/labs/<STEP>.md, with previous/next (lab.html)
 #
 # Every relative link is rewritten to the site's page for its target
 # (docs_links.cmake): the other steps' pages, the course's pages (errata,
 # mutation table, glossary: the course project at the site's root), the
-# source pages. With DIFF_PAGES, the bar links the step's diff page
-# (docs_render.py); without, the plain diffs.
+# source pages. The site's bar (home, steps, this step's pages, its diff)
+# is the Doxygen header's: docs/CMakeLists.txt.
 #
 # Markers in a walkthrough (HTML comments, so GitHub shows nothing):
 #   <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
@@ -48,81 +49,111 @@ set(lab_out "${OUT}/docs/labs/${STEP}.md")
 set(dot_src "${DOCS_DIR}/diagrams/${STEP}.dot")
 file(REMOVE_RECURSE "${OUT}")
 
-# --- The navigation bar: neighbours, articles, diffs, diagram, lab ---------
-list(FIND STEPS "${STEP}" index)
-math(EXPR prev_index "${index} - 1")
-math(EXPR next_index "${index} + 1")
-list(LENGTH STEPS count)
-set(prev "")
-set(next "")
-if(index GREATER 0)
-  list(GET STEPS ${prev_index} prev)
-endif()
-if(next_index LESS count)
-  list(GET STEPS ${next_index} next)
-endif()
+# --- Previous and next: the course read as a book ----------------------------
+# Every step's README, walkthrough and lab, in order; each page has the one
+# before it and the one after it at its top and at its bottom, by title.
+# The site's bar (docs/CMakeLists.txt, the Doxygen header) has the rest.
+# title_of(<var> <file>): the text of a Markdown file's first "# " line.
+function(title_of var file)
+  file(STRINGS "${file}" first LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# +" "" first "${first}")
+  string(REGEX REPLACE " *\\{#[^}]*\\}$" "" first "${first}")
+  string(REPLACE "`" "" first "${first}")
+  set(${var} "${first}" PARENT_SCOPE)
+endfunction()
+set(book_hrefs "../../index.html")
+set(book_titles "lockstep: the course")
+set(book_ids "home")
+foreach(s IN LISTS STEPS)
+  set(dir "")
+  foreach(entry IN LISTS STEP_DIRS)
+    if(entry MATCHES "^${s}=(.*)$")
+      set(dir "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  if(s STREQUAL STEP)
+    set(dir "${STEP_DIR}")
+  endif()
+  foreach(kind readme walkthrough lab)
+    if(kind STREQUAL "readme")
+      set(src "${dir}/README.md")
+      set(page "index.html")
+    elseif(kind STREQUAL "walkthrough")
+      set(src "${DOCS_DIR}/walkthroughs/${s}.md")
+      set(page "walkthrough.html")
+    else()
+      set(src "${DOCS_DIR}/labs/${s}.md")
+      set(page "lab.html")
+    endif()
+    if(dir AND EXISTS "${src}")
+      title_of(t "${src}")
+      string(REPLACE ";" "," t "${t}")
+      list(APPEND book_hrefs "../../${s}/html/${page}")
+      list(APPEND book_titles "${t}")
+      list(APPEND book_ids "${s}/${kind}")
+    endif()
+  endforeach()
+endforeach()
+list(APPEND book_hrefs "../../index.html")
+list(APPEND book_titles "lockstep: the course")
+list(APPEND book_ids "end")
 
-# The articles: every devblogs link above the README's first "## " heading.
-file(READ "${STEP_DIR}/README.md" readme)
-string(FIND "${readme}" "\n## " head_end)
-string(SUBSTRING "${readme}" 0 ${head_end} head)
-string(REGEX MATCHALL "\\[[^]]+\\]\\(https://devblogs[^)]+\\)" articles "${head}")
-string(REPLACE "\n" " " articles "${articles}")
-list(LENGTH articles n_articles)
-set(articles_label "article")
-if(n_articles GREATER 1)
-  set(articles_label "articles")
-endif()
-list(JOIN articles ", " articles)
-
-# nav(<var> <file the bar goes into>): every link is relative to the step's
-# html/ directory, where each page lands under the name its label gives it.
-function(nav var where)
-  set(items "")
-  if(prev)
-    list(APPEND items "previous: [${prev}](../../${prev}/html/index.html)")
-  else()
-    list(APPEND items "previous: none (the first step)")
+# pager(<var> <id: STEP/readme, STEP/walkthrough, STEP/lab>): the page's previous and next, as HTML.
+function(pager var id)
+  list(FIND book_ids "${id}" i)
+  if(i LESS 1)
+    set(${var} "" PARENT_SCOPE)
+    return()
   endif()
-  if(next)
-    list(APPEND items "next: [${next}](../../${next}/html/index.html)")
-  else()
-    list(APPEND items "next: none yet")
-  endif()
-  set(line1 "[lockstep: the course](../../index.html) · **Step ${STEP}**: ")
-  list(JOIN items " · " joined)
-  string(APPEND line1 "${joined}")
-  set(items "")
-  if(NOT where STREQUAL readme_out)
-    list(APPEND items "[the step's README](index.html)")
-  endif()
-  if(articles)
-    list(APPEND items "${articles_label}: ${articles}")
-  endif()
-  if(prev AND DIFF_PAGES)
-    list(APPEND items "[the diff from ${prev}](../../diffs/${prev}..${STEP}.html) (plain: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff))")
-  elseif(prev)
-    list(APPEND items "diff from ${prev}: [code](../../diffs/${prev}..${STEP}.code.diff), [with the README](../../diffs/${prev}..${STEP}.diff)")
-  endif()
-  if(EXISTS "${walk_src}" AND NOT where STREQUAL walk_out)
-    list(APPEND items "[diagram and walkthrough](walkthrough.html)")
-  endif()
-  if(EXISTS "${lab_src}" AND NOT where STREQUAL lab_out)
-    list(APPEND items "[lab](lab.html)")
-  endif()
-  list(JOIN items " · " line2)
-  set(${var} "> ${line1}\n>\n> ${line2}\n" PARENT_SCOPE)
+  math(EXPR ip "${i} - 1")
+  math(EXPR in "${i} + 1")
+  set(html "<nav class=\"pager\">")
+  foreach(which prev next)
+    if(which STREQUAL "prev")
+      set(k ${ip})
+      set(label "previous")
+    else()
+      set(k ${in})
+      set(label "next")
+    endif()
+    list(GET book_hrefs ${k} href)
+    list(GET book_titles ${k} title)
+    string(REPLACE "&" "&amp;" title "${title}")
+    string(REPLACE "<" "&lt;" title "${title}")
+    string(APPEND html "<a class=\"${which}\" href=\"${href}\"><span>${label}</span>${title}</a>")
+  endforeach()
+  set(${var} "\\htmlonly[block]${html}</nav>\\endhtmlonly\n" PARENT_SCOPE)
 endfunction()
 
-# with_nav(<text var> <file>): the bar right after the page's first "# " title.
-function(with_nav var where)
-  nav(bar "${where}")
+# with_nav(<text var> <id>): previous/next right after the page's first "# "
+# title and again at its end.
+function(with_nav var id)
+  pager(bar "${id}")
   set(text "${${var}}")
   string(FIND "${text}" "\n" eol)
   string(SUBSTRING "${text}" 0 ${eol} title)
   math(EXPR eol "${eol} + 1")
   string(SUBSTRING "${text}" ${eol} -1 rest)
-  set(${var} "${title}\n\n${bar}${rest}" PARENT_SCOPE)
+  string(REGEX REPLACE "\n+$" "" rest "${rest}")
+  set(${var} "${title}\n\n${bar}${rest}\n\n${bar}" PARENT_SCOPE)
+endfunction()
+
+# prep(<file> <kind>): the page as Doxygen 1.9 renders it, its source names
+# linked to their source pages (docs_render.py prep). Without Python the
+# site has no source pages, and the page stays as written.
+function(prep file)
+  if(NOT PYTHON)
+    return()
+  endif()
+  set(entries "+steps/${STEP}=${STEP_DIR}")
+  if(COMMON_DIR)
+    list(APPEND entries "+common/include/lockstep/coro.h=${COMMON_DIR}/include/lockstep/coro.h")
+  endif()
+  execute_process(COMMAND "${PYTHON}" "${RENDER}" prep "${file}" "${STEP}/html" ${entries}
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "docs_render.py prep ${file} failed (${rc})")
+  endif()
 endfunction()
 
 # trace_html(<var> <command line> <trace>): the explorer's trace as a table,
@@ -210,9 +241,11 @@ endfunction()
 set(trace_legend "<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the order its schedule chooses, and prints one numbered line per step: the text cites the lines by these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by its role). A step that touches shared memory names its source line (<code>event.c:55</code>), the operation, the object and the value read or written; <code>(took out: ...)</code> is the value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; <code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> are the memory orders the code asks for, and the explorer runs each under the C11 memory model: <code>(syncs with line 5)</code> marks an acquire that synchronized with the release on line 5, <code>(stale: reads line 3's store, not line 7's)</code> a load that read an older store than the newest, which C11 allows, and <code>[relaxed, weakened from acq_rel]</code> an order changed by <code>--weaken</code>. A data race names both accesses and the synchronization that is missing. <code>main:</code> lines (shaded) run on the main thread after both threads finished: the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and <code>--replay ID</code> runs that one schedule again.")
 
 # --- The README ---------------------------------------------------------------
+file(READ "${STEP_DIR}/README.md" readme)
 lockstep_site_links(readme "steps/${STEP}/README.md" "${STEP}/html")
-with_nav(readme "${readme_out}")
+with_nav(readme "${STEP}/readme")
 file(WRITE "${readme_out}" "${readme}")
+prep("${readme_out}")
 
 # --- The walkthrough ----------------------------------------------------------
 if(EXISTS "${walk_src}")
@@ -304,8 +337,9 @@ if(EXISTS "${walk_src}")
   endforeach()
   lockstep_site_links(page "docs/walkthroughs/${STEP}.md" "${STEP}/html")
   lockstep_site_label(page walkthrough)
-  with_nav(page "${walk_out}")
+  with_nav(page "${STEP}/walkthrough")
   file(WRITE "${walk_out}" "${page}")
+  prep("${walk_out}")
 endif()
 
 # --- The lab (the glossary is a page of the course) -------------------------------------------------
@@ -324,8 +358,10 @@ set(answer_src "${DOCS_DIR}/labs/answers/${STEP}.md")
 if(EXISTS "${lab_src}")
   file(READ "${lab_src}" lab)
   lockstep_site_links(lab "docs/labs/${STEP}.md" "${STEP}/html")
+  # The glossary is a page of its own (the course's: docs_course.cmake).
+  string(REPLACE "[glossary](../../labs.html)" "[glossary](../../glossary.html)" lab "${lab}")
   lockstep_site_label(lab lab)
-  with_nav(lab "${lab_out}")
+  with_nav(lab "${STEP}/lab")
   # The challenge's answer is a page of this step's site, named on the lab
   # page by its path: make that a link (Doxygen resolves it to the page).
   if(EXISTS "${answer_src}")
@@ -333,9 +369,17 @@ if(EXISTS "${lab_src}")
   endif()
   raw_details(lab)
   file(WRITE "${lab_out}" "${lab}")
+  prep("${lab_out}")
 endif()
 if(EXISTS "${answer_src}")
   file(READ "${answer_src}" answer)
   raw_details(answer)
+  # Back to the lab, at the top and at the bottom.
+  set(back "\\htmlonly[block]<nav class=\"pager\"><a class=\"prev\" href=\"lab.html\"><span>back to</span>the lab</a></nav>\\endhtmlonly\n")
+  string(FIND "${answer}" "\n" eol)
+  string(SUBSTRING "${answer}" 0 ${eol} title)
+  string(SUBSTRING "${answer}" ${eol} -1 rest)
+  set(answer "${title}\n\n${back}${rest}\n\n${back}")
   file(WRITE "${OUT}/docs/labs/answers/${STEP}.md" "${answer}")
+  prep("${OUT}/docs/labs/answers/${STEP}.md")
 endif()

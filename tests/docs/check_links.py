@@ -5,6 +5,8 @@ Reads every .html page under SITE (build/<preset>/docs), follows each local
 href, src and data attribute, as a student's browser would: the file must
 exist, and a #fragment must name an id (or a name) in the target page.
 Links with a scheme (https:, mailto:) are not followed: they leave the site.
+Any other scheme fails: `<a href="file:line">` is text Doxygen took for a
+link (a table header "file:line"), dead and drawn as a link.
 It also fails on a literal `**` in a page's text (outside code): Markdown
 bold that Doxygen did not read (Doxygen 1.9 opens bold only before a letter,
 not before a backtick or a quote: write <b>`code` ...</b> there).
@@ -15,6 +17,12 @@ import os
 import sys
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
+
+
+# The schemes a page may link to: the web, mail, and Doxygen's search box
+# (javascript:, a script the browser check runs). file: would leave the
+# site, and what Doxygen makes of "file:line" is no link at all.
+LINK_SCHEMES = {"http", "https", "mailto", "javascript"}
 
 
 class Page(HTMLParser):
@@ -68,6 +76,11 @@ def main():
             broken.append(f"{os.path.relpath(path, site)}: a literal ** (bold Doxygen did not read): {text}")
         for tag, link in parse(path, cache).links:
             parts = urlsplit(link)
+            if parts.scheme and parts.scheme.lower() not in LINK_SCHEMES:
+                checked += 1
+                broken.append(f"{os.path.relpath(path, site)}: <{tag} {link!r}>: '{parts.scheme}:' is no scheme "
+                              "a browser can follow (text taken for a link)")
+                continue
             if parts.scheme or link.startswith("//") or link.startswith("javascript:"):
                 continue
             checked += 1
