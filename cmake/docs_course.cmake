@@ -139,7 +139,7 @@ set(docs_list "")
 foreach(item
     "docs/ERRATA.md=every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"
     "docs/MUTANTS.md=every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"
-    "tests/mutants/README.md=how the mutation table is made (`tests/mutants/run.sh`)"
+    "tests/mutants/README.md=how the mutation table is made (`tests/mutants/run.py`)"
     "tests/explore/README.md=how the walkthroughs' traces are made, and how to replay one"
     "docs/labs/README.md=how to run a lab against your copy of a step"
     "glossary=the series' terms"
