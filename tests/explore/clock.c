@@ -41,20 +41,21 @@ void clock_reset(void)
     for (int u = 0; u < THREADS; ++u)
         g_clock[u].c[u] = 1;
     g_nmutexes = 0;
+    fence_reset();
 }
 
 const vclock *clock_of(int thread) { return &g_clock[thread]; }
 uint32_t clock_now(int thread) { return g_clock[thread].c[thread]; }
 void clock_tick(int thread) { ++g_clock[thread].c[thread]; }
 
-static void vclock_join(vclock *into, const vclock *from)
+void clock_vjoin(vclock *into, const vclock *from)
 {
     for (int u = 0; u < THREADS; ++u)
         if (from->c[u] > into->c[u])
             into->c[u] = from->c[u];
 }
 
-void clock_join(int thread, const vclock *from) { vclock_join(&g_clock[thread], from); }
+void clock_join(int thread, const vclock *from) { clock_vjoin(&g_clock[thread], from); }
 
 bool clock_hb(int u, uint32_t e, int thread)
 {
@@ -77,13 +78,13 @@ static vclock *mutex_clock_of(const void *m)
  * XBD 4.12): an unlock synchronizes with the next lock of the same mutex. */
 void clock_mutex_unlock(int thread, const void *m)
 {
-    vclock_join(mutex_clock_of(m), &g_clock[thread]);
+    clock_vjoin(mutex_clock_of(m), &g_clock[thread]);
     clock_tick(thread);
 }
 
 void clock_mutex_lock(int thread, const void *m)
 {
-    vclock_join(&g_clock[thread], mutex_clock_of(m));
+    clock_vjoin(&g_clock[thread], mutex_clock_of(m));
     clock_tick(thread);
 }
 
@@ -91,7 +92,7 @@ void clock_mutex_lock(int thread, const void *m)
  * synchronizes with the start of the new thread. */
 void clock_thread_start(int thread)
 {
-    vclock_join(&g_clock[thread], &g_clock[EXPLORE_MAIN]);
+    clock_vjoin(&g_clock[thread], &g_clock[EXPLORE_MAIN]);
     clock_tick(EXPLORE_MAIN);
 }
 
@@ -99,6 +100,6 @@ void clock_thread_start(int thread)
  * return of the join. */
 void clock_thread_join(int thread)
 {
-    vclock_join(&g_clock[EXPLORE_MAIN], &g_clock[thread]);
+    clock_vjoin(&g_clock[EXPLORE_MAIN], &g_clock[thread]);
     clock_tick(EXPLORE_MAIN);
 }

@@ -24,7 +24,11 @@ static event g_overflow; /* where events go once the log is full: the trace says
 static int g_n;
 static int g_lines; /* events so far that are trace lines */
 
-void events_reset(void) { g_n = g_lines = 0; }
+void events_reset(void)
+{
+    g_n = g_lines = 0;
+    psc_reset();
+}
 int event_count(void) { return g_n; }
 event *event_at(int i) { return &g_events[i]; }
 int event_index(const event *e) { return e && e != &g_overflow ? (int)(e - g_events) : -1; }
@@ -38,7 +42,7 @@ static event *make(enum event_kind kind, int thread, const explore_site *site, b
     e->kind = kind;
     e->thread = thread;
     e->site = site;
-    e->reads_from = e->newest = -1;
+    e->reads_from = e->newest = e->before = -1;
     e->after = g_lines;
     if (traced && e != &g_overflow)
         e->line = ++g_lines;

@@ -161,6 +161,7 @@ typedef struct explore_atomic_op {
     enum explore_rmw rmw;   /* an exchange or fetch_*: which */
     uintptr_t value;        /* what a store stores, a fetch_*'s operand, a compare-exchange's desired */
     void *expected;         /* a compare-exchange's: read, and written back when it fails */
+    bool weak;              /* a weak compare-exchange: it may fail spuriously (7.17.7.4p4) */
 } explore_atomic_op;
 
 /* The operation under the C11 model (point.c, atomic.c): returns what it
@@ -168,8 +169,9 @@ typedef struct explore_atomic_op {
  * compare-exchange's success as 0 or 1). */
 uintptr_t explore_atomic(const explore_atomic_op *op);
 void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const explore_site *site);
-/* atomic_thread_fence: refused with a message for now (issue 24 models it). */
+/* atomic_thread_fence (fence.c: C11 7.17.4, RC11's psc_F for seq_cst). */
 void explore_fence(const explore_site *site, int order);
+#define EXPLORE_MODEL_FENCES 1 /* the model has fences (the litmus front end reads it) */
 
 int explore_mutex_lock(pthread_mutex_t *m, const explore_site *site);
 int explore_mutex_unlock(pthread_mutex_t *m, const explore_site *site);
@@ -193,5 +195,12 @@ int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */
 void explore_install_crash_handlers(void);
+/* For a front end that reports every final state (the litmus runner): the
+ * current schedule's id, its trace, its execution graph; a bound no
+ * schedule reaches. */
+void explore_schedule_id(char *buf, size_t size);
+void explore_trace_print(void);
+void explore_write_graph(const char *path);
+#define EXPLORE_UNBOUNDED (1 << 20)
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -113,33 +113,37 @@
 #undef atomic_fetch_xor_explicit
 #define atomic_fetch_xor_explicit(obj, arg, order) EXPLORE_RMW(EXPLORE_RMW_XOR, "fetch_xor", obj, arg, order)
 
-/* A weak compare-exchange never fails spuriously here (the README says
- * why). The site keeps the success order as written; the failure order
- * travels as a value. */
-#define EXPLORE_CAS(obj, wanted, desired, success_mo, failure_mo)                                                     \
+/* A weak compare-exchange may fail spuriously (location.c). The site keeps
+ * the success order as written; the failure order travels as a value. */
+#define EXPLORE_CAS(obj, wanted, desired, success_mo, failure_mo, is_weak)                                            \
     __extension__({                                                                                             \
         EXPLORE_ATOMIC_SITE(EXPLORE_CAS, "compare_exchange", #obj, #success_mo);                                   \
         __auto_type explore_o_ = (obj);                                                                         \
         EXPLORE_VALUE_TYPE(explore_o_) *explore_e_ = (wanted);                                                  \
         EXPLORE_VALUE_TYPE(explore_o_) explore_d_ = (desired);                                                  \
         (_Bool)EXPLORE_ATOMIC(explore_o_, .order = (success_mo), .failure = (failure_mo), .value = (uintptr_t)explore_d_, \
-                              .expected = explore_e_);          \
+                              .expected = explore_e_, .weak = is_weak); \
     })
 #undef atomic_compare_exchange_strong_explicit
 #define atomic_compare_exchange_strong_explicit(obj, expected, value, success, failure)                         \
-    EXPLORE_CAS(obj, expected, value, success, failure)
+    EXPLORE_CAS(obj, expected, value, success, failure, 0)
 #undef atomic_compare_exchange_weak_explicit
 #define atomic_compare_exchange_weak_explicit(obj, expected, value, success, failure)                           \
-    EXPLORE_CAS(obj, expected, value, success, failure)
+    EXPLORE_CAS(obj, expected, value, success, failure, 1)
 
-/* Fences: an entry point of their own (point.c), which refuses them with a
- * message until the model has their rules (C11 7.17.4). */
+/* Fences: an entry point of their own (fence.c, C11 7.17.4). */
 #undef atomic_thread_fence
 #define atomic_thread_fence(mo)                                                                              \
     __extension__({                                                                                             \
         EXPLORE_ATOMIC_SITE(EXPLORE_FENCE, "fence", "", #mo);                                                \
         explore_fence(&explore_site_, (mo));                                                                 \
     })
+
+/* A signal fence orders a thread against a signal handler on that same
+ * thread (7.17.4p5); the explorer runs no signal handlers, so it is a
+ * compiler barrier only. */
+#undef atomic_signal_fence
+#define atomic_signal_fence(mo) __extension__({ (void)(mo); __asm__ __volatile__("" ::: "memory"); })
 
 /* The implicit (seq_cst) forms, for completeness: the steps use the explicit ones. */
 #undef atomic_load

@@ -1,6 +1,7 @@
 /*
  * Atomic locations: each keeps the stores made to it, in modification
- * order, and a load may read any of them that coherence allows.
+ * order; a load may read any of them that coherence allows, and a store may
+ * take any place in that order that coherence and atomicity allow.
  *
  * C11 does not promise that a load reads the newest store. It promises
  * (5.1.2.4p7, and the paragraphs on coherence after the definition of
@@ -8,34 +9,53 @@
  *
  *   - each atomic object has one modification order of all its stores;
  *   - write-write coherence: a store that happens before another is
- *     earlier in that order (ours are appended as they run, so this holds);
- *   - read-read, read-write and write-read coherence: a load
- *     never reads a store older (in modification order) than one that
- *     happens before it, or than one that a load or store happening before
- *     it read or made.
+ *     earlier in that order;
+ *   - read-read, read-write and write-read coherence: a load never reads a
+ *     store older (in modification order) than one that happens before it,
+ *     or than one that a load or store happening before it read or made;
+ *     a store goes after every store its thread has so "seen".
  *
  * So the newest store a thread has "seen" (one that happens before it, or
  * that a load or store happening before it read or wrote) is the oldest it
- * may read; anything newer is allowed too. A store remembers, per thread,
- * when that thread first saw it (as loom's location does), and
- * location_read_choices says how far back a load may go; which one it reads
- * is the search's decision (point.c asks path.c), passed in as `back`.
+ * may read, and a store of that thread goes anywhere after it. A store
+ * remembers, per thread, when that thread first saw it (as loom's location
+ * does); location_choices lists what an operation may do, and which it does
+ * is the search's decision (point.c asks path.c), passed in as a number,
+ * 0 the default: a load reads the newest store, a store goes last.
  *
- * Read-modify-writes read the newest store (7.17.3p12: "the last value
- * (in the modification order) stored before the write").
+ * Read-modify-writes read "the last value (in the modification order)
+ * stored before the write" (7.17.3p12; RC11's atomicity, rmw ∩ (fr;mo) = ∅):
+ * an RMW reads a store no other RMW has read yet, from the thread's seen
+ * one onward, and goes immediately after it; no store ever goes between an
+ * RMW and the store it read. A compare-exchange that fails is a load
+ * (7.17.7.4p2): it may read any store a load may. A weak one may also fail
+ * when it reads the value it expected (p4, a spurious failure): the way
+ * after each success, once per site and thread in a schedule (point.c).
  *
- * A release store heads a release sequence (5.1.2.4p10): it and the later
- * stores to the object that are read-modify-writes (by any thread) or
- * stores by the same thread, contiguous. An acquire that reads any store of
- * it synchronizes with the head (p11), so each store carries, per thread,
- * the clock of that thread's release whose sequence it belongs to.
+ * Release sequences (where C11 and RC11 differ: --model, LOCKSTEP_EXPLORE_MODEL):
  *
- * The modification order is an array a store is appended to; the next
- * issue's free placement inserts into it instead (location_place is where).
- * Limits, said in the README: stores are placed last, in the order they run
- * (no load buffering); seq_cst is acquire plus release, and a seq_cst load
- * reads the newest store (no total order S yet); a compare-exchange, failed
- * or not, reads the newest store; only the last HISTORY stores are kept.
+ *   - c11: N1570 5.1.2.4p10. A release store heads the maximal contiguous
+ *     sub-sequence of the modification order whose later stores are
+ *     read-modify-writes (any thread) or stores of the head's thread; a
+ *     store of another thread that comes between ends it;
+ *   - rc11 (the default; Lahav et al., PLDI 2017, section 3:
+ *     rs = [W]; po|loc?; [W]; (rf; rmw)*): the head, every later store of
+ *     its own thread to the object whatever comes between, and the
+ *     read-modify-writes that read from any of them.
+ *
+ * An acquire that reads any store of a sequence synchronizes with its head
+ * (p11), so each store carries, per thread, the clock of that thread's
+ * release whose sequence it belongs to. A release fence makes the thread's
+ * later stores carry its clock as if they were releases (7.17.4p2, fence.c),
+ * and a relaxed load hands what it read to a later acquire fence (p3-4).
+ *
+ * No load buffering: a load reads only a store that has already run, so
+ * po ∪ rf is acyclic, as RC11's no-thin-air axiom (acyclic(sb ∪ rf))
+ * requires; C11 itself would allow more (out-of-thin-air values).
+ * Limits, said in the README: only the last HISTORY stores are kept; under
+ * --model c11 a store never goes between two stores of another thread's
+ * release sequence that it would split (the acquires that already read the
+ * later one synchronized).
  */
 #include "model.h"
 
@@ -50,6 +70,7 @@
 typedef struct store {
     uintptr_t value;
     int thread;                   /* who stored it */
+    bool rmw;                     /* a read-modify-write: it read the store just before it */
     vclock rs[THREADS];           /* rs[v]: clock of v's release whose sequence holds this store */
     uint32_t first_seen[THREADS]; /* first_seen[v]: v's epoch when it first read or wrote it; 0 never */
     int event;                    /* its event (atomic_init's for an initial value); -1: none seen */
@@ -59,18 +80,33 @@ typedef struct location {
     const volatile void *addr;
     size_t size;
     int n;
-    bool dropped;         /* stores older than stores[0] were dropped */
-    store stores[HISTORY]; /* modification order: stores[n - 1] is the newest */
+    bool dropped;            /* stores older than stores[0] were dropped */
+    vclock released[THREADS]; /* rc11: released[t], the clock of t's last release store here */
+    store stores[HISTORY];   /* modification order: stores[n - 1] is the newest */
 } location;
 
 static location g_locs[MAX_LOCATIONS];
 static int g_nlocs;
 static bool g_truncated;
+static bool g_c11; /* --model c11: N1570's contiguous release sequences */
+
+/* --model rc11|c11 (main.c and explore_litmus set the variable). */
+static bool model_is_c11(void)
+{
+    const char *m = getenv("LOCKSTEP_EXPLORE_MODEL");
+    if (!m || !*m || strcmp(m, "rc11") == 0)
+        return false;
+    if (strcmp(m, "c11") == 0)
+        return true;
+    fprintf(stderr, "explore: LOCKSTEP_EXPLORE_MODEL=%s: the model is rc11 or c11\n", m);
+    exit(2);
+}
 
 void location_reset(void)
 {
     g_nlocs = 0;
     g_truncated = false;
+    g_c11 = model_is_c11();
 }
 
 bool location_truncated(void) { return g_truncated; }
@@ -179,18 +215,106 @@ static void mark_seen(store *s, int thread)
         s->first_seen[thread] = clock_now(thread);
 }
 
-/* ---- reading ------------------------------------------------------------------ */
+/* ---- what an operation may do -------------------------------------------------- */
 
-int location_read_choices(const volatile void *obj, size_t size, int thread, int order)
+/* One way an operation may go: the store it reads (an index into
+ * stores[], -1 none) and the index its own store takes (-1 none). */
+typedef struct way {
+    int read;
+    int place;
+} way;
+
+/* The oldest store thread may still read: the newest one it has seen. */
+static int oldest_seen(location *l, int thread)
 {
-    location *l = location_of(obj, size);
-    /* The oldest store this thread may still read (the coherence rules above). */
     int oldest = l->n - 1;
     while (oldest > 0 && !seen_by(&l->stores[oldest], thread))
         --oldest;
     if (oldest == 0 && !seen_by(&l->stores[0], thread) && l->dropped)
         g_truncated = true; /* an even older one may have been allowed */
-    return order == memory_order_seq_cst ? 1 : l->n - oldest;
+    return oldest;
+}
+
+/* c11 only: a plain store of `thread` at index pos would end another
+ * thread's contiguous release sequence that stores[pos] continues. */
+static bool splits_sequence(const location *l, int pos, int thread)
+{
+    if (!g_c11 || pos >= l->n || pos == 0)
+        return false;
+    for (int v = 0; v < THREADS; ++v) {
+        uint32_t head = l->stores[pos].rs[v].c[v];
+        if (v != thread && head && l->stores[pos - 1].rs[v].c[v] == head)
+            return true;
+    }
+    return false;
+}
+
+/* Every way e may go, the default (newest store, last place) first. */
+static int ways(location *l, const event *e, size_t size, way *out)
+{
+    int oldest = oldest_seen(l, e->thread), n = 0;
+    switch (e->op) {
+    case OP_LOAD:
+        for (int i = l->n - 1; i >= oldest; --i)
+            out[n++] = (way){i, -1};
+        break;
+    case OP_STORE:
+        for (int pos = l->n; pos > oldest; --pos)
+            if (!(pos < l->n && l->stores[pos].rmw) && !splits_sequence(l, pos, e->thread))
+                out[n++] = (way){-1, pos};
+        break;
+    case OP_RMW:
+        for (int i = l->n - 1; i >= oldest; --i)
+            if (!(i + 1 < l->n && l->stores[i + 1].rmw))
+                out[n++] = (way){i, i + 1};
+        break;
+    case OP_CAS:
+        for (int i = l->n - 1; i >= oldest; --i) {
+            bool equal = l->stores[i].value == truncate_to(e->expected, size);
+            if (equal && !(i + 1 < l->n && l->stores[i + 1].rmw))
+                out[n++] = (way){i, i + 1};
+            if (!equal || e->weak) /* fails: a load; a weak one may fail spuriously (7.17.7.4p4) */
+                out[n++] = (way){i, -1};
+        }
+        break;
+    }
+    return n;
+}
+
+int location_choices(const event *e, size_t size)
+{
+    way w[HISTORY + 1];
+    return ways(location_of(e->obj, size), e, size, w);
+}
+
+/* The acquire side of 5.1.2.4p11: reading s, an acquire synchronizes with
+ * the head of every release sequence s belongs to. into: a clock to join
+ * them into; returns whether that added anything. */
+static bool heads_of(int thread, const store *s, vclock *into)
+{
+    bool joined = false;
+    for (int v = 0; v < THREADS; ++v) {
+        const vclock *head = &s->rs[v];
+        if (v != thread && head->c[v] && head->c[v] > into->c[v]) {
+            clock_vjoin(into, head);
+            joined = true;
+        }
+    }
+    return joined;
+}
+
+void location_choice_of(const event *e, size_t size, int c, location_choice *out)
+{
+    location *l = location_of(e->obj, size);
+    way w[HISTORY + 1];
+    ways(l, e, size, w);
+    const store *r = w[c].read >= 0 ? &l->stores[w[c].read] : NULL;
+    out->reads_from = r ? r->event : -1;
+    out->before = w[c].place >= 0 && w[c].place < l->n ? l->stores[w[c].place].event : -1;
+    out->ok = e->op != OP_CAS || w[c].place >= 0;
+    out->clock = *clock_of(e->thread);
+    if (r && order_acquires(e->order))
+        heads_of(e->thread, r, &out->clock);
 }
 
 uintptr_t location_newest(const volatile void *obj, size_t size)
@@ -199,63 +323,66 @@ uintptr_t location_newest(const volatile void *obj, size_t size)
     return l->stores[l->n - 1].value;
 }
 
-/* The acquire side of 5.1.2.4p11: reading s, an acquire synchronizes with
- * the head of every release sequence s belongs to. */
-static bool acquire_from(int thread, const store *s)
-{
-    bool joined = false;
-    for (int v = 0; v < THREADS; ++v) {
-        const vclock *head = &s->rs[v];
-        if (v != thread && head->c[v] && head->c[v] > clock_of(thread)->c[v]) {
-            clock_join(thread, head);
-            joined = true;
-        }
-    }
-    return joined;
-}
+/* ---- reading ------------------------------------------------------------------ */
 
-/* Reads the store `back` from the newest into e. */
-static store *read_store(location *l, event *e, int back)
+/* Reads stores[i] into e. */
+static store read_store(location *l, event *e, int i)
 {
-    store *s = &l->stores[l->n - 1 - back];
+    store *s = &l->stores[i];
     mark_seen(s, e->thread);
     e->read = s->value;
     e->reads_from = s->event;
     e->newest = l->stores[l->n - 1].event;
-    e->stale = back > 0;
-    e->synchronizes = order_acquires(e->order) && acquire_from(e->thread, s);
-    return s;
+    e->stale = i != l->n - 1;
+    vclock now = *clock_of(e->thread);
+    if (order_acquires(e->order) && heads_of(e->thread, s, &now)) {
+        clock_join(e->thread, &now);
+        e->synchronizes = true;
+    }
+    fence_saw(e->thread, s->rs); /* for a later acquire fence (7.17.4p4) */
+    return *s;
 }
 
 /* ---- writing ------------------------------------------------------------------ */
 
-/* Where a new store goes in the modification order: last. */
-static store *location_place(location *l)
+/* Makes room at index pos of the modification order; returns pos, moved
+ * down by one if the oldest store had to go. */
+static int location_place(location *l, int pos)
 {
     if (l->n == HISTORY) {
         memmove(&l->stores[0], &l->stores[1], (HISTORY - 1) * sizeof l->stores[0]);
         --l->n;
+        --pos;
         l->dropped = true;
     }
-    return &l->stores[l->n++];
+    memmove(&l->stores[pos + 1], &l->stores[pos], (size_t)(l->n - pos) * sizeof l->stores[0]);
+    ++l->n;
+    return pos;
 }
 
-static void write_store(location *l, event *e, uintptr_t value, bool rmw)
+/* e's store of value at index pos; read: what a read-modify-write read. */
+static void write_store(location *l, event *e, uintptr_t value, int pos, const store *read)
 {
-    store prev = l->stores[l->n - 1];
-    store *s = location_place(l);
     int t = e->thread;
-    *s = (store){.value = truncate_to(value, l->size), .thread = t, .event = event_index(e)};
-    for (int v = 0; v < THREADS; ++v)
-        /* p10: a read-modify-write continues every sequence; a plain
-         * store only its own thread's (and ends the others). */
-        if (rmw || v == t)
-            s->rs[v] = prev.rs[v];
-    if (order_releases(e->order))
+    pos = location_place(l, pos);
+    store *s = &l->stores[pos];
+    const store *prev = pos > 0 ? &l->stores[pos - 1] : NULL;
+    *s = (store){.value = truncate_to(value, l->size), .thread = t, .rmw = read != NULL, .event = event_index(e)};
+    if (read) /* a read-modify-write continues every sequence the store it read is in */
+        memcpy(s->rs, read->rs, sizeof s->rs);
+    else if (g_c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
+        s->rs[t] = prev->rs[t];
+    if (!g_c11) /* RC11: the thread's later stores stay in its release's sequence */
+        clock_vjoin(&s->rs[t], &l->released[t]);
+    clock_vjoin(&s->rs[t], fence_released(t)); /* 7.17.4p2: after a release fence */
+    if (order_releases(e->order)) {
         s->rs[t] = *clock_of(t);
+        l->released[t] = *clock_of(t);
+    }
     mark_seen(s, t);
-    location_mem_write((volatile void *)l->addr, l->size, s->value);
+    location_mem_write((volatile void *)l->addr, l->size, l->stores[l->n - 1].value);
     e->stores = true;
+    e->before = pos + 1 < l->n ? l->stores[pos + 1].event : -1;
     for (int v = 0; v < THREADS; ++v)
         e->rs_head[v] = s->rs[v].c[v];
 }
@@ -275,28 +402,46 @@ static uintptr_t modify(enum explore_rmw op, uintptr_t old, uintptr_t arg)
 
 /* ---- the operations ------------------------------------------------------------ */
 
-uintptr_t location_do(event *e, size_t size, int back)
+uintptr_t location_do(event *e, size_t size, int c)
 {
     location *l = location_of(e->obj, size);
+    way w[HISTORY + 1];
+    int n = ways(l, e, size, w);
+    if (c < 0 || c >= n)
+        c = 0;
     e->epoch = clock_now(e->thread);
+    store read;
     switch (e->op) {
     case OP_LOAD:
-        read_store(l, e, back);
+        read_store(l, e, w[c].read);
         break;
     case OP_STORE:
-        write_store(l, e, e->stored, false);
+        write_store(l, e, e->stored, w[c].place, NULL);
         break;
     case OP_RMW:
-        read_store(l, e, 0);
-        write_store(l, e, modify(e->rmw, e->read, e->stored), true);
+        read = read_store(l, e, w[c].read);
+        write_store(l, e, modify(e->rmw, e->read, e->stored), w[c].place, &read);
         break;
     case OP_CAS:
-        read_store(l, e, 0);
-        e->ok = e->read == truncate_to(e->expected, size);
+        read = read_store(l, e, w[c].read);
+        e->ok = w[c].place >= 0;
+        e->spurious = !e->ok && e->read == truncate_to(e->expected, size);
         if (e->ok)
-            write_store(l, e, e->stored, true);
+            write_store(l, e, e->stored, w[c].place, &read);
         break;
     }
+    e->clock = *clock_of(e->thread);
     clock_tick(e->thread);
     return e->read;
+}
+
+/* The modification order of obj as event indices, oldest first (-1: a
+ * store no event made); how many. For the seq_cst check (psc.c). */
+int location_mo(const volatile void *obj, int *events, int max)
+{
+    location *l = find(obj);
+    int n = 0;
+    for (int i = 0; l && i < l->n && n < max; ++i)
+        events[n++] = l->stores[i].event;
+    return n;
 }

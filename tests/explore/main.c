@@ -22,7 +22,7 @@
 static int usage(const char *program)
 {
     fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot]\n"
-                    "       [--weaken FILE:LINE=ORDER]...\n       %s --list\n", program,
+                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11]\n       %s --list\n", program,
             program);
     return 2;
 }
@@ -51,6 +51,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: %s\n", program, why);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc &&
+                   (strcmp(argv[i + 1], "rc11") == 0 || strcmp(argv[i + 1], "c11") == 0)) {
+            setenv("LOCKSTEP_EXPLORE_MODEL", argv[++i], 1); /* location.c reads it: release sequences */
         } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
             explore_set_graph_path(argv[++i]);
         } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {

@@ -53,6 +53,11 @@ const char *name_thread(int thread, char *buf, size_t size); /* "T1 awaiter", "m
 void names_reset(void);
 bool names_of_fields(void); /* explore_name_fields() was called */
 
+/* The vector clock of happens-before (clock.c), which events carry. */
+typedef struct vclock {
+    uint32_t c[THREADS]; /* c[u]: how much of thread u's history happens before */
+} vclock;
+
 /* ---- event.c: what each step of a schedule did --------------------------- */
 
 enum event_kind {
@@ -65,6 +70,7 @@ enum event_kind {
     EV_PLAIN,     /* a plain access in a data race: not a trace line */
     EV_LOCK, EV_UNLOCK, EV_WAIT, EV_WOKEN, EV_SIGNAL, EV_BROADCAST,
     EV_RESUME,    /* the step's own lockstep_coro_resume: not a trace line */
+    EV_FENCE,     /* atomic_thread_fence (fence.c): order, text */
 };
 
 enum atomic_op { OP_LOAD, OP_STORE, OP_RMW, OP_CAS };
@@ -86,12 +92,16 @@ typedef struct event {
     uintptr_t expected;         /* a compare-exchange's */
     uintptr_t read;             /* what it read (took out) */
     bool ok;                    /* a compare-exchange succeeded (it stored) */
+    bool weak;                  /* a weak compare-exchange that may still fail spuriously */
+    bool spurious;              /* it failed spuriously: it read the value it expected */
     bool stores;                /* it made a store */
     int reads_from;             /* the event whose store it read; -1: the initial value */
     int newest;                 /* the newest store's event when it read; -1: the initial value */
     bool stale;                 /* it read an older store than the newest (C11 allows it) */
+    int before;                 /* its store went before this store's event in modification order; -1: last */
     bool synchronizes;          /* an acquire that joined the clock of a release it read */
     uint32_t epoch;             /* its thread's epoch (clock.c) */
+    vclock clock;               /* its thread's clock when it ran: what happens before it (psc.c) */
     uint32_t rs_head[THREADS];  /* its store: of each thread, the epoch of the release heading its sequence */
     /* EV_ALLOC, EV_FREE */
     size_t size;
@@ -112,15 +122,12 @@ void event_note(int thread, const char *fmt, ...) __attribute__((format(printf, 
 
 /* ---- clock.c: happens-before --------------------------------------------- */
 
-typedef struct vclock {
-    uint32_t c[THREADS]; /* c[u]: how much of thread u's history happens before */
-} vclock;
-
 void clock_reset(void);
 const vclock *clock_of(int thread);
 uint32_t clock_now(int thread); /* its own component: the epoch of its next access */
 void clock_tick(int thread);    /* after a synchronizing operation */
 void clock_join(int thread, const vclock *from);
+void clock_vjoin(vclock *into, const vclock *from);
 bool clock_hb(int u, uint32_t e, int thread); /* u's access at epoch e happens before thread's point */
 void clock_mutex_unlock(int thread, const void *m);
 void clock_mutex_lock(int thread, const void *m);
@@ -131,17 +138,41 @@ void clock_thread_join(int thread);
 
 void location_reset(void);
 bool location_truncated(void); /* a load could have read a store older than the history kept */
-/* How many stores a load of `thread` on obj may read: 1 + how far back. */
-int location_read_choices(const volatile void *obj, size_t size, int thread, int order);
-/* The operations. e is the event to fill (e->op, ->order, ->obj, ->stored,
- * ->expected set by the caller); back: which store a load reads, 0 the
- * newest. Each returns what the operation read. */
-uintptr_t location_do(event *e, size_t size, int back);
+/* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
+ * set) may go: which store it reads, where its store goes in modification
+ * order; 1 if only the default (the newest store, the last place). */
+int location_choices(const event *e, size_t size);
+/* What choice c would do, without doing it (for psc.c). */
+typedef struct location_choice {
+    int reads_from; /* the store's event; -1 none or the initial value */
+    int before;     /* its store would go just before this store's event; -1: last, or no store */
+    bool ok;        /* a compare-exchange would succeed */
+    vclock clock;   /* its thread's clock after it: what would happen before it */
+} location_choice;
+void location_choice_of(const event *e, size_t size, int c, location_choice *out);
+/* The operation, going way c (0 the default); fills e in and returns what
+ * it read. */
+uintptr_t location_do(event *e, size_t size, int c);
+int location_mo(const volatile void *obj, int *events, int max); /* mo as event indices, oldest first */
 uintptr_t location_newest(const volatile void *obj, size_t size); /* what a read-modify-write would read */
 uintptr_t location_mem_read(const volatile void *p, size_t size);
 void location_mem_write(volatile void *p, size_t size, uintptr_t v);
 void location_init(event *init, size_t size); /* atomic_init: the location starts again, at init->stored */
 void location_forget(const volatile void *addr, size_t size); /* a freed block's locations */
+
+/* ---- fence.c: atomic_thread_fence --------------------------------------- */
+
+void fence_reset(void);
+const vclock *fence_released(int thread);             /* the clock of its last release fence (zero: none) */
+void fence_saw(int thread, const vclock rs[THREADS]); /* a load read a store of these release sequences */
+
+/* ---- psc.c: the seq_cst order (RC11's psc) ------------------------------ */
+
+void psc_reset(void);
+void psc_note(const event *e);   /* e ran: psc matters once a seq_cst event has */
+bool psc_matters(const event *e); /* a choice of e could close a cycle in psc */
+/* Whether e going way c keeps psc acyclic (RC11: acyclic(psc)). */
+bool psc_allows(const event *e, const location_choice *c);
 
 /* ---- datarace.c: the data-race check --------------------------------------- */
 

@@ -7,8 +7,10 @@
  *
  *   - a thread choice: at a scheduling point where two or more threads
  *     could go (thread.c), which one does;
- *   - a read choice: a load that may read more than one store (location.c
- *     says how many), which one it reads, 0 the newest.
+ *   - a read choice: an atomic operation that may go more than one way
+ *     (location.c says which: the store a load reads, the place of a store
+ *     in modification order, a weak compare-exchange's spurious failure),
+ *     which way it goes, 0 the default (the newest store, the last place).
  *
  * The search is stateless (CHESS): to try another schedule it runs the
  * scenario again from the start, replaying a prefix of the previous
@@ -16,8 +18,9 @@
  * deepest decision with an untried option).
  *
  * Each choice has a cost against the round's bound: switching away from a
- * thread that could have gone on is a preemption, and reading an older
- * store than the newest is a stale read; each counts one. A round with
+ * thread that could have gone on is a preemption, and any read choice but
+ * the default (a stale read, a store placed before one that ran earlier)
+ * counts one too. A round with
  * bound P tries every schedule with at most P of both together
  * (run.c runs the rounds), so a bug is found first with as few of both as
  * possible: the shortest trace to read.

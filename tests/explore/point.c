@@ -9,8 +9,11 @@
  *   3. its event (event.c), with the order it runs with: the one written,
  *      or the weaker one --weaken gives (weaken.c);
  *   4. the data-race check against plain accesses (datarace.c);
- *   5. for a load, which store it reads: location.c says how many it may,
- *      and when there are several, the search decides (path.c);
+ *   5. which way it goes: for a load, which store it reads; for a store,
+ *      where it goes in modification order; for a read-modify-write, both
+ *      (location.c says which ways coherence and atomicity allow, psc.c
+ *      which keep the seq_cst order acyclic), and when there are several,
+ *      the search decides (path.c);
  *   6. the operation under the model (location.c), which fills in the event:
  *      what it read, from which store, stale or not, synchronized or not.
  *
@@ -19,6 +22,10 @@
 #include "model.h"
 
 #include "lockstep/coro.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 static enum atomic_op op_of(enum explore_call call)
 {
@@ -32,19 +39,69 @@ static enum atomic_op op_of(enum explore_call call)
 
 static bool checked(void) { return thread_running() && !datarace_is_quiet(); }
 
-/* Which store a load reads: 0, the newest, unless the model allows older
- * ones, and then the search's decision. */
-static int which_store(const event *e, size_t size)
+/* A compare-exchange runs with its success order if it succeeds, its
+ * failure order if not (7.17.7.4p2), each as --weaken may change it. */
+static void cas_orders(event *e, const explore_atomic_op *op, bool ok)
 {
-    int n = location_read_choices(e->obj, size, e->thread, e->order);
+    e->ok = ok;
+    e->written = ok ? op->order : op->failure;
+    e->order = weaken_order(op->site, e->written);
+}
+
+/* Which way the operation goes: 0, the default (the newest store, the last
+ * place in modification order), unless the model allows others
+ * (location.c) that keep the seq_cst order acyclic (psc.c), and then the
+ * search's decision. */
+static int which_way(event *e, const explore_atomic_op *op)
+{
+    int n = location_choices(e, op->size);
     if (n < 2)
         return 0;
     if (n > 32)
         n = 32;
-    int back = path_branch(BRANCH_READ, n == 32 ? ~0u : (1u << n) - 1, e->thread);
-    if (back < 0)
+    unsigned options = 1; /* the default never closes a cycle (psc.c) */
+    for (int c = 1; c < n; ++c) {
+        location_choice ch;
+        if (!psc_matters(e)) {
+            options |= 1u << c;
+            continue;
+        }
+        location_choice_of(e, op->size, c, &ch);
+        if (e->op == OP_CAS)
+            cas_orders(e, op, ch.ok);
+        if (psc_allows(e, &ch))
+            options |= 1u << c;
+    }
+    if (options == 1)
+        return 0;
+    int c = path_branch(BRANCH_READ, options, e->thread);
+    if (c < 0)
         explore_fail("explorer", "%s", path_error());
-    return back;
+    return c;
+}
+
+/* A weak compare-exchange may fail spuriously (7.17.7.4p4). Explored when
+ * LOCKSTEP_EXPLORE_SPURIOUS=1 asks (explore_litmus sets it; the README's
+ * "Scope and limits" says why the steps' scenarios do not), once per site
+ * and thread in a schedule: in a retry loop a second spurious failure only
+ * repeats the first (it reads again and retries), and with no limit no
+ * search of such a loop would ever be exhaustive. */
+static bool spurious_asked(void)
+{
+    const char *v = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
+    return v && strcmp(v, "1") == 0;
+}
+
+static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
+{
+    if (!op->weak || !spurious_asked())
+        return false;
+    for (int i = event_index(e) - 1; i >= 0; --i) {
+        const event *x = event_at(i);
+        if (x->kind == EV_ATOMIC && x->spurious && x->site == e->site && x->thread == e->thread)
+            return false;
+    }
+    return true;
 }
 
 uintptr_t explore_atomic(const explore_atomic_op *op)
@@ -60,18 +117,24 @@ uintptr_t explore_atomic(const explore_atomic_op *op)
     e->rmw = op->rmw;
     e->stored = op->value;
     e->written = op->order;
+    e->order = weaken_order(op->site, e->written);
     if (e->op == OP_CAS) {
         e->expected = location_mem_read(op->expected, op->size);
-        e->ok = location_newest(op->obj, op->size) == e->expected;
-        if (!e->ok)
-            e->written = op->failure;
+        e->weak = may_fail_spuriously(e, op);
+        cas_orders(e, op, true); /* for psc_matters: seq_cst if either order is */
+        if (op->failure == memory_order_seq_cst)
+            cas_orders(e, op, false);
     }
-    e->order = weaken_order(op->site, e->written);
-
+    int way = which_way(e, op);
+    if (e->op == OP_CAS) {
+        location_choice ch;
+        location_choice_of(e, op->size, way, &ch);
+        cas_orders(e, op, ch.ok);
+    }
     if (checked())
         datarace_atomic(self, e, op->size, e->op != OP_LOAD && (e->op != OP_CAS || e->ok));
-    int back = e->op == OP_LOAD ? which_store(e, op->size) : 0;
-    uintptr_t read = location_do(e, op->size, back);
+    uintptr_t read = location_do(e, op->size, way);
+    psc_note(e);
     if (e->op != OP_CAS)
         return read;
     if (!e->ok)
@@ -89,14 +152,6 @@ void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const
     if (checked())
         datarace_init(self, e, size);
     location_init(e, size);
-}
-
-void explore_fence(const explore_site *site, int order)
-{
-    (void)order;
-    explore_fail("explorer", "%s:%d: atomic_thread_fence(%s): the explorer's model has no fences yet (C11 7.17.4 "
-                 "needs rules of their own); give the atomic operations the orders instead",
-                 base_name(site->file), site->line, site->order);
 }
 
 /* ---- how deep the step's trampolines nest ------------------------------------ */

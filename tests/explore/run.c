@@ -65,6 +65,10 @@ static long round_of(const explore_scenario *s, int bound)
     return schedules;
 }
 
+void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
+void explore_trace_print(void) { trace_print(); }
+void explore_write_graph(const char *path) { graph_write(path, "none", ""); }
+
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id)
 {

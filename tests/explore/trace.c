@@ -36,6 +36,11 @@ static void what_it_saw(const event *e, char *buf, size_t size)
         snprintf(buf, size, "  (stale: reads the initial value, not line %d's store)", newest);
     else if (e->synchronizes && !initial)
         snprintf(buf, size, "  (syncs with line %d)", event_at(e->reads_from)->line);
+    else if (e->spurious)
+        snprintf(buf, size, "  (a spurious failure: a weak compare-exchange may fail)");
+    if (e->before >= 0 && strlen(buf) + 64 < size) /* location.c: placed before a store that ran earlier */
+        snprintf(buf + strlen(buf), size - strlen(buf), "  (before line %d's store in modification order)",
+                 event_at(e->before)->line);
 }
 
 static void format_atomic(const event *e, char *buf, size_t size)

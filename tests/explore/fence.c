@@ -1,0 +1,71 @@
+/*
+ * Fences: atomic_thread_fence (C11 7.17.4), in the vector-clock form that
+ * CDSChecker, GenMC's predecessors and loom use.
+ *
+ *   - A release fence A, then a store X of the same thread to M, then an
+ *     acquire that reads X (or a store of the release sequence X would head
+ *     if it were a release): A synchronizes with the acquire (7.17.4p2).
+ *     So the fence records its thread's clock, and every later store of the
+ *     thread carries it as the head of its sequence (location.c).
+ *   - A store that heads a release sequence, then a relaxed load of another
+ *     thread that reads it, then an acquire fence B of that thread: the
+ *     release synchronizes with B (p3), and with a release fence before the
+ *     store, the two fences do (p4). So every load hands the heads of the
+ *     store it read to its thread's pending clock, and an acquire fence
+ *     joins that clock.
+ *   - acq_rel is both; seq_cst is both and takes part in the seq_cst order
+ *     (psc.c: RC11's psc_F, which orders seq_cst fences by hb and by what
+ *     their threads read and wrote between them; p5-p7 say the same for C11).
+ *   - A relaxed fence does nothing (p1: "no effects").
+ *
+ * atomic_signal_fence orders a thread against a signal handler running on
+ * that same thread (p5): the explorer runs no signal handlers, so it is
+ * only a compiler barrier, and hook.h makes it one.
+ */
+#include "model.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+static vclock g_released[THREADS]; /* g_released[t]: t's clock at its last release fence */
+static vclock g_pending[THREADS];  /* g_pending[t]: the release heads t's loads read, for an acquire fence */
+
+void fence_reset(void)
+{
+    memset(g_released, 0, sizeof g_released);
+    memset(g_pending, 0, sizeof g_pending);
+}
+
+const vclock *fence_released(int thread) { return &g_released[thread]; }
+
+void fence_saw(int thread, const vclock rs[THREADS])
+{
+    for (int v = 0; v < THREADS; ++v)
+        if (v != thread)
+            clock_vjoin(&g_pending[thread], &rs[v]);
+}
+
+void explore_fence(const explore_site *site, int order)
+{
+    int self = thread_self();
+    if (self != EXPLORE_MAIN)
+        thread_wait_turn(self);
+    event *e = event_new(EV_FENCE, self, site);
+    e->written = order;
+    e->order = weaken_order(site, order);
+    e->epoch = clock_now(self);
+    if (e->order != e->written)
+        snprintf(e->text, sizeof e->text, "%s:%d fence [%s, weakened from %s]", base_name(site->file), site->line,
+                 order_name(e->order), order_name(e->written));
+    else
+        snprintf(e->text, sizeof e->text, "%s:%d fence [%s]", base_name(site->file), site->line,
+                 order_name(e->order));
+    if (order_acquires(e->order)) /* p3-p4: what the loads before it read now synchronizes */
+        clock_join(self, &g_pending[self]);
+    if (order_releases(e->order)) /* p2: the stores after it carry this clock */
+        g_released[self] = *clock_of(self);
+    e->clock = *clock_of(self);
+    clock_tick(self);
+    psc_note(e);
+}
