@@ -182,10 +182,11 @@ void explore_free_at(void *p, const explore_site *site);
 struct lockstep_coro;
 void explore_coro_resume(struct lockstep_coro *h);
 
-/* ---- between main.c and the rest ------------------------------------------ */
+/* ---- for a program with its own main (main.c here, a litmus front end) ---- */
 
 /* Explores s in rounds (run.c), or replays one schedule; returns how many
- * schedules the last round ran. */
+ * schedules the last round ran. A scenario marked .exhaustive, with
+ * bound_is_hard false, runs one round with no bound (the bound is unused). */
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id);
 bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
@@ -193,5 +194,9 @@ int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */
 void explore_install_crash_handlers(void);
+/* From a scenario's check(), about the schedule that just ran: */
+void explore_schedule_id(char *buf, size_t size); /* its id, as --replay takes it */
+void explore_trace_print(void);                   /* its trace, as a failure prints it */
+void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -194,12 +194,15 @@ static void failure_edges(FILE *f, const char *kind, const bool *shown)
     }
 }
 
+/* The failure's note (none for a schedule that passed) and the legend. */
 static void legend(FILE *f, const char *kind, const char *message)
 {
     char text[1400];
-    label_text(message, 70, text, sizeof text);
-    fprintf(f, "  failure [shape=note, color=orangered, fontcolor=orangered, label=\"FAILED (%s):\\n%s\"];\n",
-            kind, text);
+    if (message) {
+        label_text(message, 70, text, sizeof text);
+        fprintf(f, "  failure [shape=note, color=orangered, fontcolor=orangered, label=\"FAILED (%s):\\n%s\"];\n",
+                kind, text);
+    }
     fprintf(f, "  legend [shape=plaintext, fontname=\"sans-serif\", fontsize=9, label=<"
                "<TABLE BORDER=\"0\" CELLSPACING=\"2\">"
                "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"gray40\">&#8212;&#8212;</FONT> po: program order</TD></TR>"
@@ -209,7 +212,9 @@ static void legend(FILE *f, const char *kind, const char *message)
                " synchronized with a release</TD></TR>"
                "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"orangered\">- - -</FONT> the failure's events, in order</TD></TR>"
                "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"purple\">purple</FONT>: an order weakened by --weaken</TD></TR>"
-               "</TABLE>>];\n  failure -> legend [style=invis];\n");
+               "</TABLE>>];\n");
+    if (message)
+        fprintf(f, "  failure -> legend [style=invis];\n");
 }
 
 void graph_write(const char *path, const char *kind, const char *message)
@@ -261,3 +266,7 @@ void graph_write(const char *path, const char *kind, const char *message)
     fprintf(f, "}\n");
     fclose(f);
 }
+
+/* A schedule that passed (a litmus test's outcome): its events and
+ * relations, no failure. */
+void explore_write_graph(const char *path) { graph_write(path, "", NULL); }

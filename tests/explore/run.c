@@ -29,6 +29,7 @@ long run_schedules(void) { return g_schedules; }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
 bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
+void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
 static void run_once(const explore_scenario *s)
 {

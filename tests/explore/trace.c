@@ -299,3 +299,5 @@ void trace_print(void)
         printf("      (trace truncated after %d lines)\n", event_trace_lines());
     fflush(stdout);
 }
+
+void explore_trace_print(void) { trace_print(); }
