@@ -44,10 +44,7 @@ static const char *where(const block *b, char *buf, size_t size)
 static const char *who(int thread)
 {
     static char buf[80];
-    if (thread == EXPLORE_MAIN)
-        return "the main thread";
-    snprintf(buf, sizeof buf, "T%d %s", thread, thread_name(thread));
-    return buf;
+    return thread == EXPLORE_MAIN ? "the main thread" : name_thread(thread, buf, sizeof buf);
 }
 
 /* Where a free was: "task.c:48", or common/'s (lockstep_coro_destroy's). */
