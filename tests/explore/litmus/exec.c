@@ -187,7 +187,7 @@ void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
         case LOC_ATOMIC:
             m->atomic[i] = lockstep_alloc(sizeof *m->atomic[i]);
             explore_name(m->atomic[i], l->name);
-            atomic_init(m->atomic[i], l->init);
+            explore_atomic_init(m->atomic[i], sizeof(int), (uintptr_t)l->init, &l->init_site);
             break;
         case LOC_PLAIN:
             m->plain[i] = lockstep_alloc(sizeof *m->plain[i]);

@@ -56,6 +56,8 @@ typedef struct litmus_location {
     enum location_kind kind;
     int init;
     int line; /* where its kind was first given (a thread's parameter) */
+    int init_line; /* where the init block gives its value; 0: it starts at 0 unsaid */
+    explore_site init_site; /* its atomic_init, for the explorer (site.c) */
 } litmus_location;
 
 /* ---- expressions ------------------------------------------------------------ */

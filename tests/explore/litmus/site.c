@@ -66,6 +66,9 @@ static void stmt_sites(const litmus_test *t, stmt *s)
 
 void litmus_sites(litmus_test *t)
 {
+    for (int i = 0; i < t->nlocs; ++i) /* the initial value: atomic_init, at the init block's line */
+        t->locs[i].init_site = (explore_site){EXPLORE_STORE, "init", t->path, t->locs[i].init_line, t->locs[i].name,
+                                              NULL};
     for (int i = 0; i < t->nthreads; ++i)
         stmt_sites(t, t->threads[i].body);
 }
