@@ -7,9 +7,9 @@
  * hook.h) is a scheduling point, where the explorer decides which thread
  * performs its next operation. Running the scenario again and again, each
  * time with a different sequence of decisions, explores its interleavings
- * (path.c, run.c). Each run is checked (alloc.c: use after free, double
+ * (path.c, run.c). Each run is checked (memcheck.c: use after free, double
  * free, leaks; datarace.c: data races; thread.c: deadlock; the scenario: its
- * own invariants), and a failing run prints as a trace (trace.c). Usable
+ * own invariants), and a failing run prints as a trace (report.c). Usable
  * from any C11 source: it includes only standard and POSIX headers.
  */
 #ifndef LOCKSTEP_EXPLORE_H
@@ -61,9 +61,11 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t value
 
 /* ---- what scenarios call ------------------------------------------------ */
 
-/* Reports a failure: prints the trace of this schedule, the failure line
+/* Reports a failure: records it and unwinds to the explorer (fail.c), which
+ * prints the trace of this schedule, the failure line
  *     explore: FAILED (<kind>): <message>
- * and how to replay it, then ends the process. */
+ * and how to replay it, then ends the process. From a scenario thread, the
+ * setup or check() (a scenario's own invariants). */
 _Noreturn void explore_fail(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A line in the calling thread's column of the trace (what the scenario does). */
