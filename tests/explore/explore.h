@@ -7,9 +7,9 @@
  * hook.h) is a scheduling point, where the explorer decides which thread
  * performs its next operation. Running the scenario again and again, each
  * time with a different sequence of decisions, explores its interleavings
- * (path.c, run.c). Each run is checked (alloc.c: use after free, double
+ * (path.c, run.c). Each run is checked (memcheck.c: use after free, double
  * free, leaks; datarace.c: data races; thread.c: deadlock; the scenario: its
- * own invariants), and a failing run prints as a trace (trace.c). Usable
+ * own invariants), and a failing run prints as a trace (report.c). Usable
  * from any C11 source: it includes only standard and POSIX headers.
  */
 #ifndef LOCKSTEP_EXPLORE_H
@@ -61,9 +61,11 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t value
 
 /* ---- what scenarios call ------------------------------------------------ */
 
-/* Reports a failure: prints the trace of this schedule, the failure line
+/* Reports a failure: records it and unwinds to the explorer (fail.c), which
+ * prints the trace of this schedule, the failure line
  *     explore: FAILED (<kind>): <message>
- * and how to replay it, then ends the process. */
+ * and how to replay it, then ends the process. From a scenario thread, the
+ * setup or check() (a scenario's own invariants). */
 _Noreturn void explore_fail(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A line in the calling thread's column of the trace (what the scenario does). */
@@ -184,10 +186,11 @@ void explore_free_at(void *p, const explore_site *site);
 struct lockstep_coro;
 void explore_coro_resume(struct lockstep_coro *h);
 
-/* ---- between main.c and the rest ------------------------------------------ */
+/* ---- for a program with its own main (main.c here, a litmus front end) ---- */
 
 /* Explores s in rounds (run.c), or replays one schedule; returns how many
- * schedules the last round ran. */
+ * schedules the last round ran. A scenario marked .exhaustive, with
+ * bound_is_hard false, runs one round with no bound (the bound is unused). */
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id);
 bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
@@ -195,12 +198,9 @@ int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */
 void explore_install_crash_handlers(void);
-/* For a front end that reports every final state (the litmus runner): the
- * current schedule's id, its trace, its execution graph; a bound no
- * schedule reaches. */
-void explore_schedule_id(char *buf, size_t size);
-void explore_trace_print(void);
-void explore_write_graph(const char *path);
-#define EXPLORE_UNBOUNDED (1 << 20)
+/* From a scenario's check(), about the schedule that just ran: */
+void explore_schedule_id(char *buf, size_t size); /* its id, as --replay takes it */
+void explore_trace_print(void);                   /* its trace, as a failure prints it */
+void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */
 
 #endif /* LOCKSTEP_EXPLORE_H */

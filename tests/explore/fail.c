@@ -1,35 +1,43 @@
 /*
- * A failure: the trace of the schedule, the failure line
+ * A failure, recorded and unwound: what every check calls when it finds
+ * one (explore_fail), and what the scheduler asks afterwards.
  *
- *     explore: FAILED (<kind>): <message>
+ * The checks live in the model's files (datarace.c, memcheck.c, location.c,
+ * thread.c's deadlock), deep inside an operation of a scenario thread. None
+ * of them prints: a failure is recorded here as a value (its kind, its
+ * message, the events that make it) and the thread unwinds to where the
+ * scheduler caught it: a scenario thread to its entry in thread.c, which
+ * hands the turn to the main thread; the main thread to run.c, which prints
+ * the report (report.c: the trace, the failure line, the replay command,
+ * the graph). So the calls go one way: this file calls nothing above it,
+ * and the model's files never call up into the trace or the graph.
  *
- * the command that replays it, and with --graph the execution graph. The
- * checks that find a failure name the events that make it first
- * (fail_blame: the free and the use, the two racing accesses, a leaked
- * block's allocation, the lock a deadlocked thread waits behind), so that
- * the graph can draw them; a scenario names the object of its own
- * failures (explore_culprit: the coroutine nobody resumed).
+ * The checks name the events that make a failure first (fail_blame: the
+ * free and the use, the two racing accesses, a leaked block's allocation,
+ * the lock a deadlocked thread waits behind), so that the graph can draw
+ * them; a scenario names the object of its own failures (explore_culprit:
+ * the coroutine nobody resumed).
  */
 #include "model.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
 static evidence g_evidence;
-static const explore_scenario *g_scenario;
-static const char *g_program;
-static const char *g_graph_path;
+static bool g_failed;
+static char g_kind[64];
+static char g_message[2048];
+static _Thread_local jmp_buf *t_catch; /* where this thread unwinds to */
 
 evidence *fail_evidence(void) { return &g_evidence; }
-void fail_reset(void) { g_evidence = (evidence){.n = 0}; }
-void explore_set_graph_path(const char *path) { g_graph_path = path; }
 void explore_culprit(const volatile void *obj) { g_evidence.culprit = obj; }
 
-void fail_set_program(const explore_scenario *s, const char *program)
+void fail_reset(void)
 {
-    g_scenario = s;
-    g_program = program;
+    g_evidence = (evidence){.n = 0};
+    g_failed = false;
 }
 
 void fail_blame(const event *e)
@@ -39,36 +47,44 @@ void fail_blame(const event *e)
         g_evidence.events[g_evidence.n++] = i;
 }
 
-static void footer(void)
+bool fail_pending(void) { return g_failed; }
+const char *fail_kind(void) { return g_kind; }
+const char *fail_message(void) { return g_message; }
+void fail_catch(jmp_buf *where) { t_catch = where; }
+
+static void record(const char *kind, const char *fmt, va_list ap)
 {
-    char id[2048], weaken[512];
-    path_id(id, sizeof id);
-    weaken_args(weaken, sizeof weaken);
-    long n = run_schedules();
-    if (!path_replaying())
-        printf("explore: found after %ld schedule%s (bound %d: at most %d preemptions and stale reads)\n", n,
-               n == 1 ? "" : "s", path_bound(), path_bound());
-    printf("explore: step %02d %s %s, schedule %s; replay it with:\n    %s %s%s --replay %s\n", explore_step,
-           explore_component, g_scenario ? g_scenario->name : "?", id, g_program ? g_program : "explore",
-           g_scenario ? g_scenario->name : "?", weaken, id);
+    if (g_failed) /* the first failure is the schedule's */
+        return;
+    g_failed = true;
+    snprintf(g_kind, sizeof g_kind, "%s", kind);
+    vsnprintf(g_message, sizeof g_message, fmt, ap);
+}
+
+void fail_record(const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(kind, fmt, ap);
+    va_end(ap);
+}
+
+_Noreturn void fail_unwind(void)
+{
+    if (t_catch)
+        longjmp(*t_catch, 1);
+    /* Outside a schedule (nothing caught it): the failure line alone. */
+    fflush(stderr);
+    printf("\nexplore: FAILED (%s): %s\n", g_kind, g_message);
+    fflush(stdout);
+    _exit(1);
 }
 
 _Noreturn void explore_fail(const char *kind, const char *fmt, ...)
 {
-    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    record(kind, fmt, ap);
     va_end(ap);
-    fflush(stderr);
-    printf("\nexplore: the failing schedule, one column per thread, one line per step:\n\n");
-    trace_print();
-    printf("\nexplore: FAILED (%s): %s\n", kind, msg);
-    footer();
-    if (g_graph_path) {
-        graph_write(g_graph_path, kind, msg);
-        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", g_graph_path);
-    }
-    fflush(stdout);
-    _exit(1);
+    fail_unwind();
 }

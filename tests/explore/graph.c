@@ -119,7 +119,7 @@ static void node(FILE *f, int i, const char *kind)
                         : e->kind == EV_ATOMIC && e->order != e->written ? ", color=purple, fontcolor=purple, penwidth=2"
                         : e->kind == EV_NOTE ? ", shape=plaintext, fontcolor=gray30, fontname=\"sans-serif\""
                         : "";
-    fprintf(f, "    e%d [label=\"%s\"%s];\n", i, label, style);
+    fprintf(f, "    e%d [label=\"%s\", group=t%d%s];\n", i, label, e->thread, style);
     (void)kind;
 }
 
@@ -134,17 +134,20 @@ static void columns(FILE *f, const char *kind, const int *ids, int n)
             if (event_at(ids[k])->thread != t)
                 continue;
             if (prev < 0) {
+                /* The column's title, level with the other columns' titles
+                 * and in thread order (graph_write). Not a cluster: dot
+                 * keeps the left-to-right order of the titles only when no
+                 * cluster encloses them. */
                 char name[64];
-                fprintf(f, "  subgraph cluster_%d {\n    label=\"%s\"; style=rounded;\n", t,
-                        t == EXPLORE_MAIN ? "main (setup, checks)" : name_thread(t, name, sizeof name));
-                /* An invisible head, level with the other columns' heads: side by side. */
-                fprintf(f, "    h%d [style=invis, shape=point];\n", t);
+                fprintf(f, "  subgraph column_%d {\n", t);
+                fprintf(f, "    h%d [shape=plaintext, fontname=\"sans-serif\", fontsize=12, group=t%d, label=\"%s\"];\n",
+                        t, t, t == EXPLORE_MAIN ? "main (setup, checks)" : name_thread(t, name, sizeof name));
             }
             node(f, ids[k], kind);
             if (prev >= 0)
                 fprintf(f, "    e%d -> e%d [color=gray40];\n", prev, ids[k]);
             else
-                fprintf(f, "    h%d -> e%d [style=invis];\n", t, ids[k]);
+                fprintf(f, "    h%d -> e%d [color=gray70, arrowhead=none];\n", t, ids[k]);
             prev = ids[k];
         }
         if (prev >= 0)
@@ -194,12 +197,15 @@ static void failure_edges(FILE *f, const char *kind, const bool *shown)
     }
 }
 
+/* The failure's note (none for a schedule that passed) and the legend. */
 static void legend(FILE *f, const char *kind, const char *message)
 {
     char text[1400];
-    label_text(message, 70, text, sizeof text);
-    fprintf(f, "  failure [shape=note, color=orangered, fontcolor=orangered, label=\"FAILED (%s):\\n%s\"];\n",
-            kind, text);
+    if (message) {
+        label_text(message, 70, text, sizeof text);
+        fprintf(f, "  failure [shape=note, color=orangered, fontcolor=orangered, label=\"FAILED (%s):\\n%s\"];\n",
+                kind, text);
+    }
     fprintf(f, "  legend [shape=plaintext, fontname=\"sans-serif\", fontsize=9, label=<"
                "<TABLE BORDER=\"0\" CELLSPACING=\"2\">"
                "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"gray40\">&#8212;&#8212;</FONT> po: program order</TD></TR>"
@@ -209,7 +215,9 @@ static void legend(FILE *f, const char *kind, const char *message)
                " synchronized with a release</TD></TR>"
                "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"orangered\">- - -</FONT> the failure's events, in order</TD></TR>"
                "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"purple\">purple</FONT>: an order weakened by --weaken</TD></TR>"
-               "</TABLE>>];\n  failure -> legend [style=invis];\n");
+               "</TABLE>>];\n");
+    if (message)
+        fprintf(f, "  failure -> legend [style=invis];\n");
 }
 
 void graph_write(const char *path, const char *kind, const char *message)
@@ -261,3 +269,7 @@ void graph_write(const char *path, const char *kind, const char *message)
     fprintf(f, "}\n");
     fclose(f);
 }
+
+/* A schedule that passed (a litmus test's outcome): its events and
+ * relations, no failure. */
+void explore_write_graph(const char *path) { graph_write(path, "", NULL); }

@@ -21,6 +21,7 @@
 
 #include "explore.h"
 
+#include <setjmp.h>
 #include <stdint.h>
 
 /* Threads are numbered 0..EXPLORE_MAX_THREADS-1, and the main thread
@@ -51,6 +52,7 @@ void name_value(const char *field, const volatile void *obj, uintptr_t v, char *
 void name_memory(uintptr_t addr, char *buf, size_t size); /* "'driver' (byte 16 of its block)" */
 const char *name_thread(int thread, char *buf, size_t size); /* "T1 awaiter", "main" */
 void names_reset(void);
+void names_set_threads(const explore_scenario *s); /* name_thread's names: the scenario's */
 bool names_of_fields(void); /* explore_name_fields() was called */
 
 /* The vector clock of happens-before (clock.c), which events carry. */
@@ -231,7 +233,7 @@ void thread_run_all(void);        /* starts the threads, runs them to their end,
 void thread_end_schedule(void);
 bool thread_running(void);        /* a schedule is being run (setup, threads, checks) */
 
-/* ---- alloc.c ------------------------------------------------------------- */
+/* ---- alloc.c, block.c, memcheck.c (block.h: between them) -------------------- */
 
 void alloc_reset(void);
 /* A use of obj by thread: "T1 owner <verb> <site> <prep> 'task' ..., which T0 freed" if it is freed. */
@@ -262,7 +264,16 @@ typedef struct evidence {
 evidence *fail_evidence(void);
 void fail_blame(const event *e);   /* adds e to the failure's events */
 void fail_reset(void);
-void fail_set_program(const explore_scenario *s, const char *program);
+/* fail.c: a failure recorded as a value; explore_fail records and unwinds
+ * to where this thread's scheduler caught it (thread.c, run.c). */
+void fail_record(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void fail_unwind(void);
+void fail_catch(jmp_buf *where); /* NULL: nothing catches it, the failure line alone ends the process */
+bool fail_pending(void);
+const char *fail_kind(void);
+const char *fail_message(void);
+/* report.c: the failure as printed, by run.c once it unwound there; ends the process. */
+_Noreturn void report_failure(const explore_scenario *s, const char *program, long schedules);
 long run_schedules(void);
 
 #endif /* LOCKSTEP_EXPLORE_MODEL_H */

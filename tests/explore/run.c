@@ -29,14 +29,25 @@ long run_schedules(void) { return g_schedules; }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
 bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
+void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
+static const char *g_program;
+
+/* One schedule. A failure unwinds to here (fail.c), on the main thread,
+ * from the setup, the checks or the scenario threads (thread.c hands it
+ * on): printed, and the process ends. */
 static void run_once(const explore_scenario *s)
 {
+    jmp_buf unwind;
+    if (setjmp(unwind))
+        report_failure(s, g_program, g_schedules);
+    fail_catch(&unwind);
     ++g_schedules;
     alloc_reset();
     events_reset();
     names_reset();
     fail_reset();
+    names_set_threads(s);
     clock_reset();
     location_reset();
     datarace_reset(s->on_race);
@@ -49,6 +60,7 @@ static void run_once(const explore_scenario *s)
     alloc_check_leaks();
     g_truncated |= location_truncated();
     thread_end_schedule();
+    fail_catch(NULL);
 }
 
 static long round_of(const explore_scenario *s, int bound)
@@ -65,14 +77,22 @@ static long round_of(const explore_scenario *s, int bound)
     return schedules;
 }
 
-void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
-void explore_trace_print(void) { trace_print(); }
-void explore_write_graph(const char *path) { graph_write(path, "none", ""); }
+/* The scenario's invariants over the whole search: a failure is printed
+ * after the last schedule's trace. */
+static void summarize(const explore_scenario *s)
+{
+    jmp_buf unwind;
+    if (setjmp(unwind))
+        report_failure(s, g_program, g_schedules);
+    fail_catch(&unwind);
+    s->summary();
+    fail_catch(NULL);
+}
 
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id)
 {
-    fail_set_program(s, program);
+    g_program = program;
     if (replay_id) {
         if (!path_replay(replay_id)) {
             fprintf(stderr, "explore: '%s' is not a schedule id (threads chosen at each decision: 0.1.1.0)\n",
@@ -97,6 +117,6 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
                 break;
         }
     if (s->summary)
-        s->summary();
+        summarize(s);
     return schedules;
 }

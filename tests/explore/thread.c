@@ -103,7 +103,9 @@ static bool runnable(const xthread *t)
     return t->arrived && !t->done && !t->waits && !(t->wants && held_of(t->wants)) && !(t->until && !until_holds(t));
 }
 
-static _Noreturn void deadlock(void)
+/* Records the deadlock (fail.c) without unwinding: the deciding thread holds
+ * g_mx, and decide() hands the turn to main, which unwinds. */
+static void deadlock(void)
 {
     char why[256];
     size_t len = 0;
@@ -127,13 +129,18 @@ static _Noreturn void deadlock(void)
         } else if (t->until)
             len += (size_t)snprintf(why + len, sizeof why - len, " T%d waits until %s;", i, t->until_what);
     }
-    explore_fail("deadlock", "nobody can run, and not every thread has finished:%s", why);
+    fail_record("deadlock", "nobody can run, and not every thread has finished:%s", why);
 }
 
 /* Picks who runs next and wakes it. Called with g_mx held by the thread that
  * just reached a point or ended (current), or by main at the start. */
 static void decide(int current)
 {
+    if (fail_pending()) { /* after a failure only main runs again: it unwinds to run.c, which reports */
+        g_running = EXPLORE_MAIN;
+        pthread_cond_broadcast(&g_cv);
+        return;
+    }
     unsigned enabled = 0;
     bool all_done = true;
     for (int i = 0; i < g_nthreads; ++i) {
@@ -141,20 +148,15 @@ static void decide(int current)
         if (runnable(&g_threads[i]))
             enabled |= 1u << i;
     }
-    if (!enabled) {
-        if (!all_done)
-            deadlock();
-        g_running = EXPLORE_MAIN;
-        pthread_cond_broadcast(&g_cv);
-        return;
-    }
-    int choice = __builtin_ctz(enabled);
+    if (!enabled && !all_done)
+        deadlock();
+    int choice = enabled ? __builtin_ctz(enabled) : EXPLORE_MAIN;
     if (enabled & (enabled - 1)) { /* two or more: a decision */
         choice = path_branch(BRANCH_THREAD, enabled, current);
         if (choice < 0)
-            explore_fail("explorer", "%s", path_error());
+            fail_record("explorer", "%s", path_error());
     }
-    g_running = choice;
+    g_running = fail_pending() ? EXPLORE_MAIN : choice; /* a deadlock or a search error just recorded */
     pthread_cond_broadcast(&g_cv);
 }
 
@@ -220,11 +222,19 @@ static void *thread_main(void *arg)
     g_threads[self].arrived = false;
     pthread_mutex_unlock(&g_mx);
 
-    g_threads[self].fn();
+    /* A failure on this thread (explore_fail) unwinds to here: the thread
+     * ends, and main, which decide() hands the turn to, reports it. */
+    jmp_buf unwind;
+    if (!setjmp(unwind)) {
+        fail_catch(&unwind);
+        g_threads[self].fn();
+    }
+    fail_catch(NULL);
 
     pthread_mutex_lock(&g_mx);
     g_threads[self].done = true;
-    event_note(self, "(finished)");
+    if (!fail_pending())
+        event_note(self, "(finished)");
     decide(self);
     pthread_mutex_unlock(&g_mx);
     return NULL;
@@ -254,10 +264,11 @@ void thread_run_all(void)
     while (g_arrived_at_start < g_nthreads)
         pthread_cond_wait(&g_cv, &g_mx);
     decide(EXPLORE_MAIN); /* every thread waits at its start: the first decision */
-    do
+    while (g_running != EXPLORE_MAIN)
         pthread_cond_wait(&g_cv, &g_mx);
-    while (g_running != EXPLORE_MAIN);
     pthread_mutex_unlock(&g_mx);
+    if (fail_pending()) /* the other threads stay parked at their turns: the process ends */
+        fail_unwind();
     for (int i = 0; i < g_nthreads; ++i) {
         pthread_join(g_threads[i].pt, NULL);
         clock_thread_join(i);

@@ -83,12 +83,14 @@ static void format_atomic(const event *e, char *buf, size_t size)
     }
 }
 
-/* "task.c:60 " for a site, "" for none. */
+/* "task.c:60 " for a site, "MP.litmus " for one with no line, "" for none. */
 static const char *at(const event *e, char *buf, size_t size)
 {
     buf[0] = '\0';
-    if (e->site)
+    if (e->site && e->site->line)
         snprintf(buf, size, "%s:%d ", base_name(e->site->file), e->site->line);
+    else if (e->site)
+        snprintf(buf, size, "%s ", base_name(e->site->file));
     return buf;
 }
 
@@ -304,3 +306,5 @@ void trace_print(void)
         printf("      (trace truncated after %d lines)\n", event_trace_lines());
     fflush(stdout);
 }
+
+void explore_trace_print(void) { trace_print(); }

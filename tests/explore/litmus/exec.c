@@ -3,15 +3,17 @@
  *
  * This file is compiled the way the explorer compiles a step's sources
  * (CMakeLists.txt): hook.h force-included and ThreadSanitizer's
- * instrumentation on. So each atomic_*_explicit call below is one of the
+ * instrumentation on. So each atomic operation below is one of the
  * explorer's scheduling points, run under its C11 model with the order the
  * litmus file wrote (a runtime value here), and each read or write of a
  * plain location (memory->plain) reaches its race check: a litmus test runs
  * exactly as a step's code would.
  *
- * One statement at a time, recursively; after each memory operation a note in
- * the thread's column of the explorer's trace says what the litmus line did,
- * in the file's own names ("x = 1 [release]"), for --trace.
+ * One statement at a time, recursively. An atomic operation, a fence, a
+ * lock goes to the explorer with its own site (site.c), so that its trace
+ * line names the litmus file's line and location (`MP.litmus:17 load y`);
+ * a plain access, which is no trace line of its own, gets a note in the
+ * thread's column saying what the litmus line did (`MP.litmus:9 write x <- 1`).
  */
 #include "litmus.h"
 
@@ -46,48 +48,38 @@ static const char *loc_name(const frame *f, int loc) { return f->t->locs[loc].na
 
 /* ---- the memory operations ---------------------------------------------------------- */
 
-static int load(const frame *f, const expr *e)
+/* Each goes to the explorer as hook.h's macros would send it, but with the
+ * operation's own site (site.c): the litmus file's line and names, and the
+ * order as a value. Its trace line then says what it did. */
+static int atomic_op(const frame *f, const explore_site *site, int loc, int order, uintptr_t value)
 {
-    atomic_int *location = f->m->atomic[e->loc];
-    memory_order order = (memory_order)e->order;
-    int v = atomic_load_explicit(location, order);
-    explore_note("%s:%d load %s -> %d [%s]", base(f->t->path), e->line, loc_name(f, e->loc), v,
-                 litmus_order_name(e->order));
-    return v;
+    explore_atomic_op op = {.site = site, .obj = f->m->atomic[loc], .size = sizeof(int), .order = order,
+                            .value = value};
+    return (int)explore_atomic(&op);
 }
+
+static int load(const frame *f, const expr *e) { return atomic_op(f, &e->site, e->loc, e->order, 0); }
 
 static int read_modify_write(const frame *f, const expr *e, int arg)
 {
-    static const char *const names[] = {"exchange", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor"};
-    atomic_int *location = f->m->atomic[e->loc];
-    memory_order order = (memory_order)e->order;
-    int old = 0;
-    switch (e->rmw) {
-    case RMW_XCHG: old = atomic_exchange_explicit(location, arg, order); break;
-    case RMW_ADD: old = atomic_fetch_add_explicit(location, arg, order); break;
-    case RMW_SUB: old = atomic_fetch_sub_explicit(location, arg, order); break;
-    case RMW_OR: old = atomic_fetch_or_explicit(location, arg, order); break;
-    case RMW_AND: old = atomic_fetch_and_explicit(location, arg, order); break;
-    case RMW_XOR: old = atomic_fetch_xor_explicit(location, arg, order); break;
-    }
-    explore_note("%s:%d %s %s, %d -> %d [%s]", base(f->t->path), e->line, names[e->rmw], loc_name(f, e->loc), arg,
-                 old, litmus_order_name(e->order));
-    return old;
+    static const enum explore_rmw kinds[] = {
+        [RMW_XCHG] = EXPLORE_RMW_XCHG, [RMW_ADD] = EXPLORE_RMW_ADD, [RMW_SUB] = EXPLORE_RMW_SUB,
+        [RMW_OR] = EXPLORE_RMW_OR,     [RMW_AND] = EXPLORE_RMW_AND, [RMW_XOR] = EXPLORE_RMW_XOR,
+    };
+    explore_atomic_op op = {.site = &e->site, .obj = f->m->atomic[e->loc], .size = sizeof(int), .order = e->order,
+                            .rmw = kinds[e->rmw], .value = (uintptr_t)arg};
+    return (int)explore_atomic(&op);
 }
 
 /* herd's compare-exchange: the expected value is a plain location, read
- * and (on failure) written back like C's *expected. */
+ * and (on failure) written back like C's *expected. A weak one never fails
+ * spuriously (the explorer's README says why). */
 static int compare_exchange(const frame *f, const expr *e, int desired)
 {
-    atomic_int *location = f->m->atomic[e->loc];
-    int *expected = f->m->plain[e->expected_loc];
-    memory_order success = (memory_order)e->order, failure = (memory_order)e->failure;
-    int want = *expected;
-    bool done = e->weak ? atomic_compare_exchange_weak_explicit(location, expected, desired, success, failure)
-                        : atomic_compare_exchange_strong_explicit(location, expected, desired, success, failure);
-    explore_note("%s:%d compare_exchange %s: %d -> %d %s [%s]", base(f->t->path), e->line, loc_name(f, e->loc), want,
-                 desired, done ? "done" : "failed", litmus_order_name(done ? e->order : e->failure));
-    return done;
+    explore_atomic_op op = {.site = &e->site, .obj = f->m->atomic[e->loc], .size = sizeof(int), .order = e->order,
+                            .failure = e->failure, .value = (uintptr_t)desired,
+                            .expected = f->m->plain[e->expected_loc]};
+    return (int)explore_atomic(&op);
 }
 
 static int plain_read(const frame *f, const expr *e)
@@ -152,18 +144,12 @@ static void run(const frame *f, const stmt *s)
             break;
         }
         case STMT_STORE: {
-            int v = eval(f, s->value);
-            atomic_int *location = f->m->atomic[s->loc];
-            memory_order order = (memory_order)s->order;
-            atomic_store_explicit(location, v, order);
-            explore_note("%s:%d store %s <- %d [%s]", base(f->t->path), s->line, loc_name(f, s->loc), v,
-                         litmus_order_name(s->order));
+            atomic_op(f, &s->site, s->loc, s->order, (uintptr_t)eval(f, s->value));
             break;
         }
         case STMT_FENCE:
             /* Only reached once the model has fences (main.c refuses the test before). */
-            atomic_thread_fence((memory_order)s->order);
-            explore_note("%s:%d fence [%s]", base(f->t->path), s->line, litmus_order_name(s->order));
+            explore_fence(&s->site, s->order);
             break;
         case STMT_IF:
             if (eval(f, s->value))
@@ -175,10 +161,10 @@ static void run(const frame *f, const stmt *s)
             run(f, s->body);
             break;
         case STMT_LOCK:
-            pthread_mutex_lock(&f->m->mutex[s->loc]);
+            explore_mutex_lock(&f->m->mutex[s->loc], &s->site);
             break;
         case STMT_UNLOCK:
-            pthread_mutex_unlock(&f->m->mutex[s->loc]);
+            explore_mutex_unlock(&f->m->mutex[s->loc], &s->site);
             break;
         }
     }
@@ -201,7 +187,7 @@ void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
         case LOC_ATOMIC:
             m->atomic[i] = lockstep_alloc(sizeof *m->atomic[i]);
             explore_name(m->atomic[i], l->name);
-            atomic_init(m->atomic[i], l->init);
+            explore_atomic_init(m->atomic[i], sizeof(int), (uintptr_t)l->init, &l->init_site);
             break;
         case LOC_PLAIN:
             m->plain[i] = lockstep_alloc(sizeof *m->plain[i]);
@@ -233,8 +219,8 @@ void litmus_memory_free(const litmus_test *t, litmus_memory *m)
 {
     for (int i = 0; i < t->nlocs; ++i) {
         if (t->locs[i].kind == LOC_ATOMIC)
-            lockstep_free(m->atomic[i]);
+            explore_free_at(m->atomic[i], NULL); /* no site: the trace says "free x", not exec.c's line */
         else if (t->locs[i].kind == LOC_PLAIN)
-            lockstep_free(m->plain[i]);
+            explore_free_at(m->plain[i], NULL);
     }
 }

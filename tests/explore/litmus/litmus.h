@@ -17,6 +17,8 @@
  *              the tokens and names it uses (parse.h), then
  *   parse_test.c    the frame: init block, threads' headers, condition;
  *   parse_thread.c  a thread's statements and expressions;
+ *   site.c     each operation's context for the explorer: the litmus
+ *              file's line and location names;
  *   exec.c     the interpreter of one thread's statements, compiled like a
  *              step's sources (hook.h, ThreadSanitizer's instrumentation),
  *              so that its atomic operations are the explorer's scheduling
@@ -31,6 +33,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "explore.h"
 
 #define LITMUS_MAX_THREADS 4  /* EXPLORE_MAX_THREADS */
 #define LITMUS_MAX_LOCATIONS 16
@@ -52,6 +56,8 @@ typedef struct litmus_location {
     enum location_kind kind;
     int init;
     int line; /* where its kind was first given (a thread's parameter) */
+    int init_line; /* where the init block gives its value; 0: it starts at 0 unsaid */
+    explore_site init_site; /* its atomic_init, for the explorer (site.c) */
 } litmus_location;
 
 /* ---- expressions ------------------------------------------------------------ */
@@ -81,6 +87,7 @@ typedef struct expr {
     bool weak;              /* EXPR_CAS */
     int order, failure;     /* failure: EXPR_CAS's order when it fails */
     struct expr *a, *b;     /* operands; EXPR_RMW and EXPR_CAS: a is the argument / desired value */
+    explore_site site;      /* EXPR_LOAD, EXPR_RMW, EXPR_CAS: the operation's context for the explorer (site.c) */
 } expr;
 
 /* ---- statements ------------------------------------------------------------- */
@@ -106,6 +113,7 @@ typedef struct stmt {
     struct stmt *body;       /* STMT_BLOCK: the first statement; STMT_IF: the then branch */
     struct stmt *otherwise;  /* STMT_IF: the else branch, or NULL */
     struct stmt *next;
+    explore_site site;       /* STMT_STORE, STMT_FENCE, STMT_LOCK, STMT_UNLOCK: as expr's */
 } stmt;
 
 typedef struct litmus_thread {
@@ -157,6 +165,11 @@ typedef struct litmus_test {
  * stderr and returns false. The tree lives until litmus_free. */
 bool litmus_parse(const char *path, litmus_test *t);
 void litmus_free(litmus_test *t);
+
+/* site.c: gives each operation of t its explorer site, the context a
+ * trace line and a graph node name it by: `MP.litmus:17 load y`, the
+ * file's line and location, not the interpreter's. */
+void litmus_sites(litmus_test *t);
 
 /* exec.c: the memory one schedule runs on, and the interpreter. Each
  * location is a block of its own, named after it, so that the explorer's

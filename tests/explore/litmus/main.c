@@ -45,18 +45,6 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t value
 
 _Static_assert(LITMUS_MAX_THREADS <= EXPLORE_MAX_THREADS, "a litmus thread is a scenario thread");
 
-#ifdef LITMUS_EXPLORER_SHIM
-/* Until the explorer's rebuild (issue 23) offers these in explore.h: the
- * graph of the current schedule (graph.c, today model.h's), and a search
- * with no bound. Without the shim, explore_scenario's on_race flags a data
- * race and the search goes on; with it, a race ends the run (explore_fail).
- * Remove with LITMUS_EXPLORER_SHIM in CMakeLists.txt. */
-void model_write_graph(const char *path);
-#define explore_write_graph model_write_graph
-/* An exhaustive search: a bound as high as sched.c's rounds go (MAX_BOUND). */
-#define EXPLORE_UNBOUNDED 64
-#endif
-
 /* ---- the test being run: one at a time ------------------------------------------------- */
 
 typedef struct run {
@@ -78,8 +66,7 @@ static void thread3(void) { litmus_run_thread(g_run.t, &g_run.memory, 3); }
 
 static void begin(void)
 {
-    /* A new round of the search: its schedules are counted afresh. The
-     * states stay: a round with a higher bound finds every earlier one. */
+    /* Before the search's one round (.exhaustive): its schedules are counted afresh. */
     for (int i = 0; i < g_run.set.nstates; ++i)
         g_run.set.schedules[i] = 0;
 }
@@ -132,7 +119,6 @@ static void check(void)
         first_reached(i, values);
 }
 
-#ifndef LITMUS_EXPLORER_SHIM
 /* A data race is herd's undefined behaviour: flagged, and the search goes on. */
 static void on_race(const char *what)
 {
@@ -140,7 +126,6 @@ static void on_race(const char *what)
         snprintf(g_run.set.race_report, sizeof g_run.set.race_report, "%s", what);
     g_run.set.race = true;
 }
-#endif
 
 /* ---- what the model can run --------------------------------------------------------------- */
 
@@ -175,11 +160,7 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
      * "explore_litmus tests/MP.litmus --replay ID", which works. */
     explore_scenario s = {.name = t->path, .min_step = 1, .about = t->name, .nthreads = t->nthreads,
                           .threads = {thread0, thread1, thread2, thread3}, .begin = begin, .setup = setup,
-                          .check = check,
-#ifndef LITMUS_EXPLORER_SHIM
-                          .on_race = on_race,
-#endif
-    };
+                          .check = check, .exhaustive = true, .on_race = on_race};
     for (int i = 0; i < t->nthreads; ++i)
         s.thread_names[i] = names[i];
     g_run.t = t;
@@ -187,14 +168,14 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
     g_run.set.race = false;
     double start = now();
     if (g_run.replay) { /* one schedule: the explorer prints its trace */
-        explore_run(&s, program, EXPLORE_UNBOUNDED, true, g_run.replay);
+        explore_run(&s, program, 0, false, g_run.replay);
         char state[1024];
         outcome_format(t, g_run.set.values[0], state, sizeof state);
         printf("explore_litmus: %s: this schedule ends in %s\n", t->name, state);
         return true;
     }
-    /* No bound: the rounds go on until one skips nothing (sched.c). */
-    explore_run(&s, program, EXPLORE_UNBOUNDED, true, NULL);
+    /* .exhaustive: one round with no bound, every schedule once (run.c). */
+    explore_run(&s, program, 0, false, NULL);
     if (!explore_exhaustive()) {
         fprintf(stderr, "%s: the search was not exhaustive (a location with more stores than the model keeps?): "
                         "no result\n", t->path);
@@ -244,6 +225,8 @@ int main(int argc, char **argv)
             return usage(argv[0]);
         else if (!litmus_parse(argv[i], &tests[ntests]) || !runnable(&tests[ntests++]))
             refused = true;
+        else
+            litmus_sites(&tests[ntests - 1]);
     }
     if (refused)
         return 2;

@@ -37,6 +37,7 @@ static void init_block(parser *p)
             if (is(p, "&"))
                 refuse(p, line, "'%s': a location holding a pointer is not supported (int values only)", name);
             p->t->locs[loc].init = number(p);
+            p->t->locs[loc].init_line = line;
         }
         if (!is(p, "}"))
             expect(p, ";");

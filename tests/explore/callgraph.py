@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""callgraph.py OBJECT...: the explorer's files call one another one way.
+
+Reads each object's symbols with nm: the functions and data it defines,
+and the ones it uses but does not define. File A calls file B when A uses
+a symbol B defines. Prints that graph, one file a line, and exits 1 if it
+has a cycle (a file that calls, directly or through others, a file that
+calls it back), naming the files of each cycle; else prints the files from
+the bottom up, each after every file it calls. The README's "How it works"
+gives the layering this keeps. Standard library only.
+"""
+import os
+import subprocess
+import sys
+
+
+def symbols(obj):
+    """(defined, used) symbol names of one object file."""
+    out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
+    defined, used = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "U":
+            used.add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TDBRS":
+            defined.add(parts[2])
+    return defined, used
+
+
+def file_of(obj):
+    """"build/.../thread.c.o" -> "thread.c"."""
+    name = os.path.basename(obj)
+    return name[:-2] if name.endswith(".o") else name
+
+
+def cycles(graph):
+    """The strongly connected components of more than one file (Tarjan)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def bottom_up(graph):
+    order, seen = [], set()
+
+    def visit(v):
+        if v not in seen:
+            seen.add(v)
+            for w in graph[v]:
+                visit(w)
+            order.append(v)
+
+    for v in sorted(graph):
+        visit(v)
+    return order
+
+
+def main(objects):
+    if not objects:
+        print(__doc__.splitlines()[0], file=sys.stderr)
+        return 2
+    owner, uses = {}, {}
+    for obj in objects:
+        defined, used = symbols(obj)
+        uses[file_of(obj)] = used
+        for name in defined:
+            owner[name] = file_of(obj)
+    graph = {f: sorted({owner[s] for s in used if s in owner and owner[s] != f}) for f, used in uses.items()}
+    for f in sorted(graph):
+        print(f"{f:14} calls {' '.join(graph[f]) or '(none of the others)'}")
+    found = cycles(graph)
+    for component in found:
+        print(f"callgraph: FAILED: a call cycle among {', '.join(component)}")
+    if found:
+        return 1
+    print("callgraph: no call cycle; from the bottom up: " + " ".join(bottom_up(graph)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

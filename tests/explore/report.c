@@ -1,0 +1,45 @@
+/*
+ * A failed schedule as a student reads it: the trace (trace.c), the line
+ *
+ *     explore: FAILED (<kind>): <message>
+ *
+ * how many schedules the search ran, the command that replays this one, and
+ * with --graph the execution graph (graph.c). run.c prints it once the
+ * failure has unwound to it (fail.c); then the process ends, status 1.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+static const char *g_graph_path;
+
+void explore_set_graph_path(const char *path) { g_graph_path = path; }
+
+static void footer(const explore_scenario *s, const char *program, long schedules)
+{
+    char id[2048], weaken[512];
+    path_id(id, sizeof id);
+    weaken_args(weaken, sizeof weaken);
+    if (!path_replaying())
+        printf("explore: found after %ld schedule%s (bound %d: at most %d preemptions and stale reads)\n", schedules,
+               schedules == 1 ? "" : "s", path_bound(), path_bound());
+    printf("explore: step %02d %s %s, schedule %s; replay it with:\n    %s %s%s --replay %s\n", explore_step,
+           explore_component, s->name, id, program ? program : "explore", s->name, weaken, id);
+}
+
+_Noreturn void report_failure(const explore_scenario *s, const char *program, long schedules)
+{
+    fail_catch(NULL); /* a failure while reporting ends the process with its line alone */
+    fflush(stderr);
+    printf("\nexplore: the failing schedule, one column per thread, one line per step:\n\n");
+    trace_print();
+    printf("\nexplore: FAILED (%s): %s\n", fail_kind(), fail_message());
+    footer(s, program, schedules);
+    if (g_graph_path) {
+        graph_write(g_graph_path, fail_kind(), fail_message());
+        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", g_graph_path);
+    }
+    fflush(stdout);
+    _exit(1);
+}
