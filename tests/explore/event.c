@@ -27,7 +27,6 @@ static int g_lines; /* events so far that are trace lines */
 void events_reset(void)
 {
     g_n = g_lines = 0;
-    psc_reset();
 }
 int event_count(void) { return g_n; }
 event *event_at(int i) { return &g_events[i]; }

@@ -24,8 +24,6 @@
  */
 #include "model.h"
 
-#include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 
 static vclock g_released[THREADS]; /* g_released[t]: t's clock at its last release fence */
@@ -46,26 +44,12 @@ void fence_saw(int thread, const vclock rs[THREADS])
             clock_vjoin(&g_pending[thread], &rs[v]);
 }
 
-void explore_fence(const explore_site *site, int order)
+/* A fence at event E (its thread's turn taken, its order decided: point.c). */
+void fence_do(event *e)
 {
-    int self = thread_self();
-    if (self != EXPLORE_MAIN)
-        thread_wait_turn(self);
-    event *e = event_new(EV_FENCE, self, site);
-    e->written = order;
-    e->order = weaken_order(site, order);
-    e->epoch = clock_now(self);
-    if (e->order != e->written)
-        snprintf(e->text, sizeof e->text, "%s:%d fence [%s, weakened from %s]", base_name(site->file), site->line,
-                 order_name(e->order), order_name(e->written));
-    else
-        snprintf(e->text, sizeof e->text, "%s:%d fence [%s]", base_name(site->file), site->line,
-                 order_name(e->order));
+    int self = e->thread;
     if (order_acquires(e->order)) /* p3-p4: what the loads before it read now synchronizes */
         clock_join(self, &g_pending[self]);
     if (order_releases(e->order)) /* p2: the stores after it carry this clock */
         g_released[self] = *clock_of(self);
-    e->clock = *clock_of(self);
-    clock_tick(self);
-    psc_note(e);
 }

@@ -167,6 +167,7 @@ void location_forget(const volatile void *addr, size_t size); /* a freed block's
 void fence_reset(void);
 const vclock *fence_released(int thread);             /* the clock of its last release fence (zero: none) */
 void fence_saw(int thread, const vclock rs[THREADS]); /* a load read a store of these release sequences */
+void fence_do(event *e);                               /* a fence event, its order decided (point.c) */
 
 /* ---- psc.c: the seq_cst order (RC11's psc) ------------------------------ */
 

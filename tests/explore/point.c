@@ -24,6 +24,7 @@
 #include "lockstep/coro.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,29 @@ uintptr_t explore_atomic(const explore_atomic_op *op)
     if (!e->ok)
         location_mem_write(op->expected, op->size, read);
     return e->ok;
+}
+
+/* atomic_thread_fence: the turn, the event and its order, as for an atomic
+ * operation; the fence itself is fence.c's; a seq_cst fence joins psc. */
+void explore_fence(const explore_site *site, int order)
+{
+    int self = thread_self();
+    if (self != EXPLORE_MAIN)
+        thread_wait_turn(self);
+    event *e = event_new(EV_FENCE, self, site);
+    e->written = order;
+    e->order = weaken_order(site, order);
+    e->epoch = clock_now(self);
+    if (e->order != e->written)
+        snprintf(e->text, sizeof e->text, "%s:%d fence [%s, weakened from %s]", base_name(site->file), site->line,
+                 order_name(e->order), order_name(e->written));
+    else
+        snprintf(e->text, sizeof e->text, "%s:%d fence [%s]", base_name(site->file), site->line,
+                 order_name(e->order));
+    fence_do(e);
+    e->clock = *clock_of(self);
+    clock_tick(self);
+    psc_note(e);
 }
 
 void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const explore_site *site)

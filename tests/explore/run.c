@@ -49,6 +49,8 @@ static void run_once(const explore_scenario *s)
     fail_reset();
     names_set_threads(s);
     clock_reset();
+    fence_reset();
+    psc_reset();
     location_reset();
     datarace_reset(s->on_race);
     path_begin_schedule();

@@ -72,13 +72,14 @@ static int read_modify_write(const frame *f, const expr *e, int arg)
 }
 
 /* herd's compare-exchange: the expected value is a plain location, read
- * and (on failure) written back like C's *expected. A weak one never fails
- * spuriously (the explorer's README says why). */
+ * and (on failure) written back like C's *expected. A weak one may fail
+ * spuriously (7.17.7.4p4), as herd7 lets it: main.c asks the explorer to
+ * explore that (LOCKSTEP_EXPLORE_SPURIOUS=1). */
 static int compare_exchange(const frame *f, const expr *e, int desired)
 {
     explore_atomic_op op = {.site = &e->site, .obj = f->m->atomic[e->loc], .size = sizeof(int), .order = e->order,
                             .failure = e->failure, .value = (uintptr_t)desired,
-                            .expected = f->m->plain[e->expected_loc]};
+                            .expected = f->m->plain[e->expected_loc], .weak = e->weak};
     return (int)explore_atomic(&op);
 }
 
