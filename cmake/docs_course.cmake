@@ -12,6 +12,11 @@
 #                       rewritten to the site's pages (the bar is the Doxygen
 #                       header's: docs/CMakeLists.txt)
 #   OUT/glossary.md     the glossary, the end of docs/labs/README.md, as a page
+#   OUT/docs/litmus.md  docs/litmus.md, "Memory order through litmus tests" (litmus.html),
+#                       its litmus markers filled in by cmake/docs_litmus.py: each test's
+#                       RC11 states beside explore_litmus's, run now, and its graphs
+#                       (-DLITMUS_EXPLORER=<explore_litmus> -DLITMUS_AGREE="MP+rlx,..."
+#                       the tests registered as agreeing, -DSITE=<the site> -DDOT=<dot>)
 #
 # With -DPYTHON and -DRENDER (cmake/docs_render.py), each page goes through
 # `docs_render.py prep`: what Doxygen 1.9 would print raw is rewritten, and
@@ -90,6 +95,40 @@ foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)
   prep("${OUT}/${doc}")
 endforeach()
 
+# --- Memory order through litmus tests -----------------------------------------------
+# Each `<!-- litmus NAME -->` marker becomes the test, RC11's final states
+# beside the explorer's run of it now, and its execution graphs
+# (docs_litmus.py says how). A test registered as agreeing with RC11 that
+# no longer agrees fails the build; a test that waits on the model says so.
+set(litmus_src "${SRC}/docs/litmus.md")
+if(EXISTS "${litmus_src}")
+  file(READ "${litmus_src}" text)
+  lockstep_site_links(text "docs/litmus.md" ".")
+  lockstep_site_label(text "litmus")
+  set(litmus_out "${OUT}/docs/litmus.md")
+  file(WRITE "${litmus_out}" "${text}")
+  if(PYTHON)
+    set(args --tests "${SRC}/tests/explore/litmus/tests" --site "${SITE}" --strict
+             --cmakelists "${SRC}/tests/explore/litmus/CMakeLists.txt" --agree "${LITMUS_AGREE}")
+    if(LITMUS_EXPLORER)
+      list(APPEND args --explorer "${LITMUS_EXPLORER}")
+    endif()
+    if(DOT)
+      list(APPEND args --dot "${DOT}")
+    endif()
+    execute_process(COMMAND "${PYTHON}" "${SRC}/cmake/docs_litmus.py" "${litmus_out}" "${litmus_out}" ${args}
+                    RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "docs_litmus.py ${litmus_src} failed (${rc}): see above")
+    endif()
+  else()
+    string(REGEX REPLACE "<!-- litmus[^\n]* -->"
+           "*(A litmus test goes here: its states and graphs are generated with Python 3.)*" text "${text}")
+    file(WRITE "${litmus_out}" "${text}")
+  endif()
+  prep("${litmus_out}")
+endif()
+
 # --- The home page ---------------------------------------------------------------
 # Each step's article and "what changes" come from the top-level README's
 # table (one row per step: `| [NN-name](steps/NN-name/README.md) | article | what changes |`);
@@ -137,6 +176,7 @@ endforeach()
 
 set(docs_list "")
 foreach(item
+    "litmus=each classic shape of the memory model under each order and fence: RC11's answer beside the explorer's, run when these pages were built, with its execution graphs, and the steps that rely on it"
     "docs/ERRATA.md=every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"
     "docs/MUTANTS.md=every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"
     "tests/mutants/README.md=how the mutation table is made (`tests/mutants/run.py`)"
@@ -149,7 +189,12 @@ foreach(item
   string(SUBSTRING "${item}" 0 ${eq} doc)
   math(EXPR eq "${eq} + 1")
   string(SUBSTRING "${item}" ${eq} -1 what)
-  if(doc STREQUAL "glossary")
+  if(doc STREQUAL "litmus")
+    if(EXISTS "${OUT}/docs/litmus.md")
+      title_of(t "${SRC}/docs/litmus.md")
+      string(APPEND docs_list "- [${t}](litmus.html): ${what}\n")
+    endif()
+  elseif(doc STREQUAL "glossary")
     if(EXISTS "${OUT}/glossary.md")
       string(APPEND docs_list "- [Glossary](glossary.html): ${what}\n")
     endif()
