@@ -4,7 +4,7 @@
 Loads in headless Chromium, at 1280 px, every kind of page the site has:
 the home page, every step's page, walkthrough and lab, the challenge
 answers, every diff page, the course's pages (errata, mutation table,
-explorer, glossary...), one API page per step, and every source page; and
+explorer, glossary, litmus tests...), one API page per step, and every source page; and
 fails on:
   - a script error or a console.error (the page's own scripts),
   - a resource that does not load (an image, a script, a style sheet, a
@@ -171,6 +171,10 @@ def pages(site):
     """Every page to load: the site's Markdown pages, one API page per step,
     the challenge answers, the diffs, the source pages."""
     found = ["index.html"]
+    # The course's pages that must exist (the rest are found below).
+    for must in ("litmus.html",):
+        if not os.path.isfile(os.path.join(site, must)):
+            sys.exit(f"check_browser: no {site}/{must}: the course has lost a page")
     for name in sorted(os.listdir(site)):
         p = os.path.join(site, name)
         if re.match(r"\d\d-", name) and os.path.isdir(os.path.join(p, "html")):
