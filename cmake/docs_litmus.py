@@ -142,7 +142,9 @@ def run(explorer, t, model, graph_base, timeout):
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"rc": None, "out": "", "err": f"did not finish in {timeout} s", "states": [], "graphs": {}}
-    r = {"rc": p.returncode, "out": p.stdout, "err": p.stderr.strip(), "states": [], "graphs": {}}
+    # Paths as the repository names them, not as this machine does.
+    err = p.stderr.strip().replace(os.path.dirname(t["path"]) + "/", "tests/explore/litmus/tests/")
+    r = {"rc": p.returncode, "out": p.stdout, "err": err, "states": [], "graphs": {}}
     lines = p.stdout.split("\n")
     for i, line in enumerate(lines):
         if line.startswith("States "):
