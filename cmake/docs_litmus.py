@@ -196,7 +196,10 @@ class Page:
         """Every run the page needs, two at a time (the machine's cores are shared)."""
         if not self.o.get("explorer"):
             return
-        os.makedirs(os.path.join(self.o["site"], "litmus"), exist_ok=True)
+        graphs = os.path.join(self.o["site"], "litmus")
+        os.makedirs(graphs, exist_ok=True)
+        for old in os.listdir(graphs):  # no graph of an earlier build may outlive it
+            os.remove(os.path.join(graphs, old))
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             jobs = {k: pool.submit(run, self.o["explorer"], self.test(name), model,
                                    os.path.join(self.o["site"], "litmus", k),
