@@ -297,7 +297,9 @@ class Page:
             out = (f'<details class="litmus-output"><summary>explore_litmus\'s output, in herd7\'s shape</summary>'
                    f'<pre class="trace-text">$ {esc(cmd)}\n{esc(herd_output(r["out"]))}</pre></details>')
         graphs = "".join(self.graph(name, model, s) for s in (draw or allowed))
-        about = f'<p class="litmus-about">{esc(t["about"])}</p>'
+        src = f"src/tests/explore/litmus/tests/{name}.litmus.html"
+        about = (f'<p class="litmus-about">{esc(t["about"])} '
+                 f'(<a href="{esc(src)}"><code>{esc(name)}.litmus</code></a>)</p>')
         return (f'<div class="litmus">{head}{about}{prog}{states}{answer}{verdict}{out}'
                 f'{graphs}</div>')
 
