@@ -217,14 +217,15 @@ class Page:
             reason = None
         wait = (f" It waits on: {esc(reason)} (<code>tests/explore/litmus/CMakeLists.txt</code>)." if reason else
                 " It is not yet registered as a ctest.")
+        ref = "C11" if model == "c11" else "RC11"
         r = self.runs.get(k)
         if r is None:
             return "none", "Not run: this build has no <code>explore_litmus</code> (configure with <code>-DLOCKSTEP_TESTS=ON</code>)."
         registered = k in self.o["agree"]
         if r["rc"] == 0:
             if registered:
-                return "agrees", f"The explorer agrees with RC11: exactly these states (ctest <code>explore_litmus.{esc(k)}</code>)."
-            return "agrees", "The explorer agrees with RC11 at this build." + wait
+                return "agrees", f"The explorer agrees with {ref}: exactly these states (ctest <code>explore_litmus.{esc(k)}</code>)."
+            return "agrees", f"The explorer agrees with {ref} at this build." + wait
         if registered and self.o["strict"]:
             fail(f"{t['path']}: explore_litmus{' --model ' + model if model else ''} --check no longer agrees with the "
                  f"states the file states (ctest explore_litmus.{k} is registered as agreeing); exit {r['rc']}:\n"
@@ -235,7 +236,7 @@ class Page:
             return "waits", f"The explorer's run {esc(r['err'])} at this build." + wait
         diff = [l[len("explore_litmus: "):] for l in r["out"].split("\n")
                 if l.startswith("explore_litmus: ") and ("never found" in l or "does not state" in l)]
-        return "waits", ("The explorer differs from RC11: " + esc("; ".join(diff) or f"exit {r['rc']}") + "." + wait)
+        return "waits", (f"The explorer differs from {ref}: " + esc("; ".join(diff) or f"exit {r['rc']}") + "." + wait)
 
     def graph(self, name, model, state):
         """The graph of one state, as an <img> of an SVG drawn now, or a note saying why there is none."""
