@@ -316,7 +316,7 @@ class Page:
             rows += (f'<tr><td><a href="#{slug(name)}">{esc(name)}</a></td><td>{esc(t["about"])}</td>'
                      f'<td><code>{esc(cond)}</code></td><td>{rc11}</td><td class="{vkind}">{ours}</td></tr>')
         return ('<table class="litmus-summary"><tr><th>test</th><th>what it shows</th><th>the question</th>'
-                f"<th>RC11</th><th>the explorer</th></tr>{rows}</table>")
+                f"<th>RC11 says</th><th>the explorer</th></tr>{rows}</table>")
 
 
 def markers(text):
