@@ -286,6 +286,11 @@ class Page:
             answer = ("allowed: " + ", ".join(f"<code>{esc(s)}</code>" for s in allowed)) if allowed else "forbidden"
             answer = f"<p>{model_name.split(' ')[0]}: the state the question names is <b>{answer}</b>"
             answer += " (shaded).</p>" if allowed else ".</p>"
+        elif kind == "forall":
+            fails = [s for s in rc11 if s in named]
+            answer = (f"<p>{model_name.split(' ')[0]}: the condition holds in <b>every</b> final state.</p>" if not fails else
+                      f"<p>{model_name.split(' ')[0]}: the condition <b>fails</b> in " +
+                      ", ".join(f"<code>{esc(s)}</code>" for s in fails) + " (shaded).</p>")
         else:
             answer = ""
         if t["herd_differs"]:
@@ -310,7 +315,11 @@ class Page:
             t = self.test(name)
             named = [s for s in witnesses(t, t["expect"])]
             kind, cond = t["condition"] or ("", "")
-            rc11 = "allowed" if named else "forbidden"
+            if kind == "forall":  # the states where it fails
+                rc11 = "not always" if named else "always"
+            else:
+                rc11 = "allowed" if named else "forbidden"
+            cond = f"{kind} {cond}"
             vkind, _ = self.verdict(name, None)
             ours = {"agrees": "agrees", "waits": "waits", "none": "not run"}[vkind]
             rows += (f'<tr><td><a href="#{slug(name)}">{esc(name)}</a></td><td>{esc(t["about"])}</td>'
