@@ -134,7 +134,7 @@ static void counts_reset(void)
     memset(&g_counts, 0, sizeof g_counts);
 }
 
-/* The tour parses this note (cmake/tour.cmake): keep its words. */
+/* The tour parses this note (tests/bench/tour.py): keep its words. */
 static void counts_note(sample *s)
 {
     double ops = g_counts.ops ? (double)g_counts.ops : 1.0;
