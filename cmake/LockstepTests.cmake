@@ -1,7 +1,7 @@
-# lockstep_check_test(TARGET SOURCE PREFIX p LABELS labels... [TIMEOUT s] [ENVIRONMENT env...])
+# lockstep_check_test(TARGET SOURCES PREFIX p LABELS labels... [TIMEOUT s] [ENVIRONMENT env...])
 #
 # Registers one ctest test per Check case of an already defined executable:
-# the cases are the START_TEST(name) lines of SOURCE, found at configure
+# the cases are the START_TEST(name) lines of SOURCES (a list), found at configure
 # time, and each test runs `TARGET name`. ctest names them PREFIX.name, where
 # PREFIX is e.g. step03.task.
 # Exit code 77 means "skipped" (a case that needs a later step).
@@ -15,7 +15,11 @@ set(LOCKSTEP_SKIP_LOG "${PROJECT_BINARY_DIR}/Testing/skipped.txt")
 function(lockstep_check_test target source)
   cmake_parse_arguments(ARG "" "PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
-  file(STRINGS "${source}" lines REGEX "^START_TEST\\(")
+  set(lines "")
+  foreach(file IN LISTS source) # a suite split by topic: its entry and its topic files
+    file(STRINGS "${file}" file_lines REGEX "^START_TEST\\(")
+    list(APPEND lines ${file_lines})
+  endforeach()
   if(NOT lines)
     message(FATAL_ERROR "${source}: no START_TEST cases")
   endif()

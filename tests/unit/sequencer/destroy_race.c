@@ -1,0 +1,90 @@
+/*
+ * task_sequencer unit tests: Destroy against the last task's completion on another thread.
+ * Whichever comes second frees the node, exactly once.
+ *
+ * Part of the sequencer's suite (tests/unit/test_sequencer.c runs it).
+ */
+#include "sequencer_cases.h"
+
+/* ---- destroy against the last task's completion on another thread -----------------
+ * The only task's body waits on a trigger that a second thread fires, so it
+ * completes there, and this thread destroys the sequencer: whichever of
+ * complete() and the destroy's abandon() is second frees the node. Odd
+ * iterations destroy first, even ones second; the two threads order their
+ * steps with relaxed flags only, so nothing but the sequencer's own
+ * exchanges orders the free after the other side's exchange. Under
+ * ThreadSanitizer a missing acquire (destroy second) or release (destroy
+ * first) in abandon() is then reported as a race on the node. */
+typedef struct relaxed_firer {
+    lockstep_trigger trig;
+    atomic_uint armed; /* release/acquire: iteration i's trigger is armed */
+    atomic_uint fire;  /* relaxed: fire iteration i now */
+    atomic_uint fired; /* release: iteration i has fired */
+    unsigned iterations;
+} relaxed_firer;
+
+static void *relaxed_firer_main(void *arg)
+{
+    relaxed_firer *f = arg;
+    for (unsigned i = 1; i <= f->iterations; ++i) {
+        race_wait_for(&f->armed, i);
+        race_wait_relaxed(&f->fire, i);
+        lockstep_trigger_fire(&f->trig);
+        atomic_store_explicit(&f->fired, i, memory_order_release);
+    }
+    return NULL;
+}
+
+START_TEST(destroy_races_completion)
+{
+    relaxed_firer f;
+    lockstep_trigger_init(&f.trig);
+    atomic_init(&f.armed, 0);
+    atomic_init(&f.fire, 0);
+    atomic_init(&f.fired, 0);
+    f.iterations = (unsigned)(lockstep_iterations(100000) / 5);
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, relaxed_firer_main, &f), 0);
+    seq_log log;
+    seq_log_init(&log, NULL, 0);
+    unsigned destroy_freed = 0;
+    for (unsigned i = 1; i <= f.iterations; ++i) {
+        seq_op op;
+        seq_op_init(&op, &log, 0, task_value((intptr_t)i));
+        op.trig = &f.trig;
+        task_sequencer seq;
+        task_sequencer_init(&seq);
+        simple_task t = {0};
+        int err = task_sequencer_queue(&seq, seq_op_maker, &op, NULL, &t); /* arms the trigger */
+        race_publish(&f.armed, i);
+        bool destroy_first = i % 2;
+        if (!destroy_first) {
+            atomic_store_explicit(&f.fire, i, memory_order_relaxed);
+            race_wait_relaxed(&f.fired, i);
+        }
+        uint64_t frees = lockstep_alloc_thread().frees;
+        task_sequencer_destroy(&seq);
+        destroy_freed += lockstep_alloc_thread().frees != frees; /* destroy came second */
+        if (destroy_first)
+            atomic_store_explicit(&f.fire, i, memory_order_relaxed);
+        race_wait_for(&f.fired, i);
+        ck_assert_int_eq(err, 0);
+        ck_assert_int_eq(take_result(&t, "destroy against completion").value, (intptr_t)i);
+    }
+    pthread_join(th, NULL);
+    printf("destroy came second (and freed the node) %u of %u times\n", destroy_freed, f.iterations);
+}
+END_TEST
+
+/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
+size_t sequencer_destroy_race_cases(lockstep_case *cases, size_t room)
+{
+    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
+        {destroy_races_completion, 6, SEQUENCER_WHY, 0,
+         "destroy against the last task completing on another thread: whichever is second frees the node, once",
+         "steps/06-sequencer/README.md, \"Memory orders\""},
+    };
+    assert(room >= sizeof mine / sizeof mine[0] && "test_sequencer.c: raise MAX_CASES");
+    memcpy(cases, mine, sizeof mine);
+    return sizeof mine / sizeof mine[0];
+}
