@@ -1,3 +1,7 @@
+# Hand-written, not generated: ctest reads a CTestTestfile.cmake from the
+# directory it runs in, and cmake writes one only into a build directory;
+# this one lets a reader type `ctest` at the repository's root. Keep it in git.
+#
 # `ctest` run from the repository's root (not a build directory): the tests
 # are those of build/test, the test preset's build, which this file forwards
 # to. Without that build, say so instead of "No tests were found!!!".
