@@ -5,7 +5,7 @@
  * a second time with count_hook.h force-included (-include), which makes
  * every atomic operation and mutex call of theirs bump one of these
  * counters; common/ (the allocator, the coroutine frames) is not hooked:
- * its allocations are counted by the allocator itself. bench.c reads the
+ * its allocations are counted by the allocator itself. meter.c reads the
  * counters around its timed region and reports them per op, and the tour
  * prices them with what bench_floor measured (floor.c).
  *

@@ -1,0 +1,108 @@
+/*
+ * bench.h -- what the benchmark's files share (one program, compiled for
+ * every step; bench.c says what it measures and how):
+ *
+ *   meter.c            a sample, the stopwatch and allocation counter around
+ *                      a timed region, and the counting build's tallies
+ *   bench_task.c       the simple_task workloads
+ *   bench_event.c      the awaitable_event workload (steps that have it)
+ *   bench_sequencer.c  the task_sequencer workloads (steps that have it)
+ *   harness.c          one process per run, and the report line from the runs
+ *   bench.c            the program: its options, the workloads' table
+ */
+#ifndef LOCKSTEP_BENCH_H
+#define LOCKSTEP_BENCH_H
+
+#include "lockstep/alloc.h"
+#include "lockstep/coro.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- measuring (meter.c) ---------------------------------------------------- */
+
+/* One timed pass: its time and allocations per op, its checks, its notes. */
+typedef struct sample {
+    double ns_per_op, allocs_per_op;
+    bool ok;
+    char note[480]; /* fixed buffer: a note must not allocate */
+} sample;
+
+/* Appends to the sample's note (printf format). */
+void add_note(sample *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void);
+
+/* The counting build's mark at the start of a timed region. */
+#ifdef LOCKSTEP_BENCH_COUNT
+#include "count.h"
+typedef struct counts_mark {
+    uint64_t counted[LOCKSTEP_COUNT_KINDS];
+} counts_mark;
+#else
+typedef struct counts_mark {
+    char unused;
+} counts_mark;
+#endif
+
+/* Stopwatch + allocation counter around the timed region of one pass. */
+typedef struct meter {
+    uint64_t t0;
+    lockstep_alloc_counts a0;
+    counts_mark c0;
+} meter;
+
+void meter_start(meter *m);
+sample meter_stop(const meter *m, size_t ops);
+
+/* The counting build: forget the warm-up's tallies; add the timed pass's to
+ * the note (no-ops in the timed build). */
+void counts_reset(void);
+void counts_note(sample *s);
+
+/* Prints "bench: what" and exits 3 (out of memory, no thread). */
+void die(const char *what);
+
+/* ---- the workloads (bench_task.c, bench_event.c, bench_sequencer.c) ------- */
+
+/* A finished driver: report it done and stay put (C++: final_suspend = suspend_always). */
+lockstep_coro *driver_finish(lockstep_coro *self);
+
+sample task_ready(size_t n);
+sample task_suspend(size_t n);
+sample task_abandon(size_t n);
+sample task_race(size_t n);
+#if LOCKSTEP_HAS_EVENT
+sample event_fanout(size_t k, size_t n);
+#endif
+#if LOCKSTEP_HAS_SEQUENCER
+sample sequencer_chain(size_t k, size_t n);
+sample sequencer_backlog(size_t k, size_t n);
+#endif
+
+/* ---- the process harness (harness.c) ----------------------------------------- */
+
+typedef sample (*workload_fn)(size_t k, size_t n);
+
+typedef struct workload {
+    char name[48];
+    workload_fn run; /* NULL: this step lacks the component */
+    size_t k;
+    const char *lacks; /* why run is NULL */
+} workload;
+
+#define MAX_RUNS 64
+
+/* Remembers this program (argv[0]) to re-execute it for each run. */
+void find_self(const char *argv0);
+
+/* The child: one warm-up pass and one timed pass of `w`, then its RESULT line. */
+int run_one(const workload *w, size_t n, bool multi_threaded, bool keep_heap);
+
+/* The parent: `runs` children (this program with `args`), then the report
+ * line. Returns false if a check failed or a child died. */
+bool measure_in_children(const char *name, int runs, char *const args[]);
+
+#endif
