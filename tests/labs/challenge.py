@@ -8,12 +8,9 @@
                                              copies: the stub must fail the challenge's
                                              tests and the answer must pass them all
 
-Each lab's "## Build it" section names the function and its file on a line
-
-    **Write:** `function_name` in `src/file.c`
-
-and its first ```c block is the stub: the whole definition, as the student
-starts from it. The answer page docs/labs/answers/NN-name.md holds the
+Each lab's "## Build it" section names the function and its file and holds
+the stub, the whole definition as the student starts from it (lab_page.py
+reads them). The answer page docs/labs/answers/NN-name.md holds the
 answer's definition in its first ```c block. `stub` and `answer` replace the
 function's definition (from its first line to its closing brace) in the copy;
 the comment above it stays. `verify` runs tests/labs/run.sh NN COPY
@@ -29,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+import lab_page
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -39,30 +38,14 @@ def step_name(nn):
     return os.path.basename(found[0])
 
 
-def first_c_block(text, where):
-    m = re.search(r"^```c\n(.*?)^```", text, re.S | re.M)
-    if not m:
-        sys.exit(f"challenge: no ```c block in {where}")
-    return m.group(1)
-
-
 def challenge(nn):
     """(function, file, stub, answer) of lab NN."""
     name = step_name(nn)
     lab_path = os.path.join(ROOT, "docs", "labs", name + ".md")
-    lab = open(lab_path).read()
-    start = lab.find("\n## Build it")
-    if start < 0:
-        sys.exit(f"challenge: {lab_path} has no '## Build it' section")
-    section = lab[start + 1:]
-    end = section.find("\n## ")
-    section = section if end < 0 else section[:end]
-    m = re.search(r"^\*\*Write:\*\* `([A-Za-z0-9_]+)` in `([^`]+)`", section, re.M)
-    if not m:
-        sys.exit(f"challenge: {lab_path}: no '**Write:** `function` in `src/file.c`' line")
+    function, file, stub = lab_page.build_it(open(lab_path).read(), lab_path)
     answer_path = os.path.join(ROOT, "docs", "labs", "answers", name + ".md")
-    answer = first_c_block(open(answer_path).read(), answer_path)
-    return m.group(1), m.group(2), first_c_block(section, lab_path + " (Build it)"), answer
+    answer = lab_page.first_c_block(open(answer_path).read(), answer_path)
+    return function, file, stub, answer
 
 
 def definition_span(src, function):
@@ -114,10 +97,9 @@ def failed_tests(report):
 
 
 def checked_by(nn):
-    name = step_name(nn)
-    lab = open(os.path.join(ROOT, "docs", "labs", name + ".md")).read()
-    m = re.search(r"^\*\*Checked by:\*\*(.*)$", lab, re.M)
-    return re.findall(r"`(step\d\d\.[^`]+)`", m.group(1)) if m else []
+    """The tests the lab's challenge lists under "**Checked by:**"."""
+    lab = open(os.path.join(ROOT, "docs", "labs", step_name(nn) + ".md")).read()
+    return [t for e in lab_page.entries(lab) if e.section == "challenge" for t in e.always]
 
 
 def verify(nns):

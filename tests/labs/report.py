@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""report.py: the lab's report, after tests/labs/run.sh has built the
+student's copy and run its tests (`ctest -T Test`).
+
+Reads ctest's results from the XML it keeps (Testing/<tag>/Test.xml: each
+test's status, verdict and output; never its terminal text), the run's skip
+reasons (Testing/skipped.txt, which every skipped test appends to), and the
+lab page (lab_page.py). Prints the tests that failed and what each said,
+then, for each exercise (or the one named, or the challenge), which of the
+tests the lab names under it failed, the skipped tests and why, and a last
+line with the counts. Exits 0 when every test that ran passed, else 1.
+Standard library only.
+"""
+import argparse
+import re
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import lab_page
+
+
+# ---- ctest's results ----------------------------------------------------------
+
+@dataclass
+class Result:
+    name: str
+    status: str  # Test.xml's: passed, failed, notrun
+    verdict: str  # ctest's word for it: Passed, Failed, Timeout, SEGFAULT, ...
+    completion: str  # "Completed", "SKIP_RETURN_CODE=77", "Unable to find executable", ...
+    output: str
+
+    def skipped(self):
+        return self.status == "notrun" and self.completion.startswith("SKIP_")
+
+    def failed(self):
+        """As ctest counts it: a test that could not be run failed too."""
+        return self.status == "failed" or (self.status == "notrun" and not self.skipped())
+
+
+def measurement(test, name):
+    value = test.find(f"Results/NamedMeasurement[@name='{name}']/Value")
+    return value.text or "" if value is not None else ""
+
+
+def results(build):
+    """Every test of the last `ctest -T Test` run in `build`, in the order they ran."""
+    tag = build / "Testing" / "TAG"
+    if not tag.exists():
+        return []
+    xml = build / "Testing" / tag.read_text().split("\n", 1)[0] / "Test.xml"
+    if not xml.exists():
+        return []
+    found = []
+    for test in ET.parse(xml).getroot().iter("Test"):
+        if test.get("Status") is None:  # the TestList's entries: names only
+            continue
+        status = test.get("Status")
+        verdict = measurement(test, "Exit Code") or ("Not Run" if status == "notrun" else status.capitalize())
+        output = test.findtext("Results/Measurement/Value") or ""
+        found.append(Result(test.findtext("Name"), status, verdict, measurement(test, "Completion Status"), output))
+    return found
+
+
+# ---- what a failing test said ---------------------------------------------------------
+
+CHECK_FAILURE = re.compile(r":[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: ")
+
+
+def said(output):
+    """Its explorer verdict, Check failure or assert (failing those, the first
+    line it printed that is not Check's own chatter); then, for a unit case,
+    the "what it checks:" and "read:" lines of its report (check_main.c)."""
+    found = first = checks = read = ""
+    for line in output.split("\n"):
+        if not found and ("explore: FAILED" in line or CHECK_FAILURE.search(line) or "Assertion" in line):
+            found = re.sub(r"^.*" + CHECK_FAILURE.pattern, "", line.lstrip(" "))
+        if not first and line.strip() and not line.startswith("Running suite") and not re.match(r"[0-9]+%: Checks", line):
+            first = line
+        if line.startswith("  what it checks: ") and not checks:
+            checks = line[2:]
+        if line.startswith("  read: ") and not read:
+            read = line[2:]
+    return [found or first] + [text for text in (checks, read) if text]
+
+
+def read_here(line, this_readme):
+    """A case's "read:" names the README where its idea is explained first,
+    often an earlier step's: point at this step's README too, which is the
+    code the student changed."""
+    if line.startswith("read: ") and this_readme not in line:
+        return f"read: {this_readme} (this step), and where the idea began: {line[len('read: '):]}"
+    return line
+
+
+def print_failures(failed, nn, this_readme):
+    print()
+    if not failed:
+        print(f"lab: every test of step {nn} passed. Either your copy is right, or your change got past them:")
+        print("     which test should have caught it, and why did it not?")
+        return
+    print("lab: tests that failed, and what each said:")
+    for r in failed:
+        print(f"  {r.name}")
+        lines = said(r.output)
+        if not lines[0]:  # no message of its own (a crash, a timeout): ctest's verdict
+            lines = [f"ctest: ({r.verdict})"]
+        for line in lines:
+            print("      " + read_here(line, this_readme)[:300])
+
+
+# ---- the lab page: which of each exercise's tests failed ---------------------------------
+
+def challenge_report(entries, page, failed_names):
+    print()
+    print(f'lab: the challenge of {page} ("Build it"), and its tests')
+    found = [e for e in entries if e.section == "challenge" and e.always]
+    for e in found:
+        print(f"  {e.title}:")
+        for t in e.always:
+            print(f"    {'FAILED' if t in failed_names else 'passed'}  {t}")
+    if not found:
+        print("  (this lab has no challenge yet)")
+
+
+def exercise_line(e, failed_names):
+    caught = "".join(f" {t}" for t in e.always if t in failed_names)
+    missed = "".join(f" {t}" for t in e.always if t not in failed_names)
+    raced = "".join(f" {t}" for t in e.maybe if t in failed_names)
+    also = f" (and, this run, the race test(s){raced}, which fail on some runs only)" if raced else ""
+    if caught and not missed:
+        return f"  {e.title}: caught by every test it lists:{caught}{also}"
+    if caught:
+        return f"  {e.title}: caught by{caught}{also}; these passed:{missed}"
+    if raced:
+        return f"  {e.title}: caught only by the race test(s){raced}; the tests that always catch it passed:{missed}"
+    return f"  {e.title}: not applied, or not caught: its tests passed ({missed[1:]})"
+
+
+def exercises_report(entries, page, exercise, failed_names):
+    print()
+    if exercise:
+        print(f"lab: exercise {exercise} of {page}, and which of the tests named under it failed")
+    else:
+        print(f"lab: the exercises of {page}, and which of the tests named under each failed")
+        print("     (their tests overlap: one change can make another exercise's tests fail too):")
+    found = [e for e in entries if e.section == "exercise" and e.always and (not exercise or e.n == exercise)]
+    for e in found:
+        print(exercise_line(e, failed_names))
+    if not found:
+        print(f"  (no exercise {exercise} in this lab)")
+
+
+def lab_report(args, failed_names):
+    page = args.lab.relative_to(args.root) if args.lab.is_relative_to(args.root) else args.lab
+    if args.only:
+        print()
+        print(f"lab: only the tests matching {args.only} ran: no report per exercise (it needs every test)")
+    elif not args.lab.is_file():
+        print()
+        print(f"lab: no lab page {args.lab}: nothing to report per exercise")
+    elif args.challenge:
+        challenge_report(lab_page.entries(args.lab.read_text()), page, failed_names)
+    else:
+        exercises_report(lab_page.entries(args.lab.read_text()), page, args.exercise, failed_names)
+
+
+# ---- skipped tests, and the last line ---------------------------------------------------
+
+def skip_reasons(skip_log, skipped):
+    """The reasons the skipped tests gave (sorted, as ctest prints them after
+    its summary), or, if none did, their names."""
+    reasons = sorted(line for line in skip_log.read_text().split("\n") if line) if skip_log.exists() else []
+    return reasons or [r.name for r in skipped]
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description="A lab's report from ctest's results (run by tests/labs/run.sh).")
+    p.add_argument("--root", type=Path, required=True, help="the repository")
+    p.add_argument("--build", type=Path, required=True, help="the lab's build directory (ctest ran there)")
+    p.add_argument("--log", type=Path, required=True, help="ctest's output, for the reader")
+    p.add_argument("--lab", type=Path, required=True, help="the lab page, docs/labs/NN-name.md")
+    p.add_argument("--step", required=True, help="the step's directory name, NN-name")
+    p.add_argument("--exercise", default="", help="report only this exercise")
+    p.add_argument("--challenge", action="store_true", help="report the challenge instead of the exercises")
+    p.add_argument("--only", default="", help="the ctest -R regex, if only some tests ran")
+    p.add_argument("--ctest-rc", type=int, required=True, help="ctest's exit status")
+    return p.parse_args()
+
+
+def main():
+    args = parse_args()
+    nn = args.step[:2]
+    ran_tests = results(args.build)
+    if not ran_tests:
+        print("\n".join(args.log.read_text(errors="replace").splitlines()[-20:]))
+        print(f"lab: ctest ran no test (full output: {args.log})")
+        return 1
+    failed = sorted((r for r in ran_tests if r.failed()), key=lambda r: r.name)
+    skipped = [r for r in ran_tests if r.skipped()]
+    print_failures(failed, nn, f"steps/{args.step}/README.md")
+    lab_report(args, {r.name for r in failed})
+
+    ran = len(ran_tests) - len(skipped)
+    also = ""
+    if skipped:
+        print()
+        print(f"lab: {len(skipped)} test(s) of step {nn} skipped, and why:")
+        for line in skip_reasons(args.build / "Testing" / "skipped.txt", skipped):
+            print(f"  {line}")
+        also = f" ({len(skipped)} more skipped, listed above)"
+    print()
+    print(f"lab: full ctest output: {args.log}")
+    if not failed and args.ctest_rc == 0:
+        print(f"lab: all {ran} tests that ran passed{also}")
+        return 0
+    print(f"lab: {len(failed)} of {ran} tests failed{also}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
