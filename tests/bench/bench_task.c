@@ -3,7 +3,7 @@
  * task_abandon, task_race (bench.c says what each timed region holds).
  */
 #include "bench.h"
-#include "race.h"
+#include "timing.h"
 #include "task_bodies.h"
 
 #include "lockstep/task.h"

@@ -6,13 +6,13 @@
  * fresh event; meanwhile this thread sets it. A waiter that arrives before
  * set() is resumed by it (on this thread); one that arrives after passes at
  * once (on a worker). Every waiter must pass exactly once: none lost, none
- * resumed twice. Over the run both must occur; a steer (race.h) delays this
+ * resumed twice. Over the run both must occur; a steer (timing.h) delays this
  * thread or the waiters, whichever keeps coming first (on one CPU the
  * coverage check is reported skipped). LOCKSTEP_ITERATIONS sets the total
  * number of awaits (default a million).
  */
 #include "check_main.h"
-#include "race.h"
+#include "timing.h"
 
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
@@ -80,7 +80,7 @@ START_TEST(set_races_awaits_on_executor)
     hop_waiter *w[WAITERS];
     uint64_t suspended = 0, ready = 0;
     race_steer steer = {0};
-    race_budget budget = race_budget_start(6.0); /* race.h: may stop early under load */
+    race_budget budget = race_budget_start(6.0); /* timing.h: may stop early under load */
     size_t ran = 0;
     for (size_t round = 0; round < rounds; ++round) {
         awaitable_event ev;

@@ -3,7 +3,7 @@
  * threads, a million iterations per case by default (LOCKSTEP_ITERATIONS
  * scales it: sanitizer builds run fewer). On a loaded machine a case may
  * stop early once its time budget is spent and its race has produced both
- * outcomes (race.h); it prints how many iterations it ran.
+ * outcomes (timing.h); it prints how many iterations it ran.
  *
  * Each iteration makes one task suspended on a trigger, hands the trigger to
  * the firing thread and, while that thread completes the task, does one of:
@@ -25,13 +25,13 @@
  * After every iteration: exactly one frame allocated and one freed (no leak,
  * no double free), the driver finished exactly once (or was never resumed),
  * with the right value. Over the run, both outcomes of each race occurred; a
- * steer (race.h) delays whichever thread keeps winning, so they do on an
+ * steer (timing.h) delays whichever thread keeps winning, so they do on an
  * idle machine and on a loaded one. On one CPU no real race can happen: the
  * outcomes that occurred are checked, and the coverage check is reported
  * skipped with that reason.
  */
 #include "check_main.h"
-#include "race.h"
+#include "timing.h"
 #include "task_bodies.h"
 
 #include "lockstep/alloc.h"
@@ -41,7 +41,7 @@
 #include <stdio.h>
 
 #define DEFAULT_ITERATIONS 1000000u
-#define BUDGET_SECONDS 6.0 /* race.h: may stop early under load, once both outcomes occurred */
+#define BUDGET_SECONDS 6.0 /* timing.h: may stop early under load, once both outcomes occurred */
 
 static unsigned iterations(void)
 {

@@ -1,6 +1,6 @@
 #include "check_main.h"
 
-#include "race.h"
+#include "timing.h"
 
 #include "lockstep/alloc.h"
 
@@ -125,7 +125,7 @@ void lockstep_check_race_coverage(const char *race, const char *outcome_a, uint6
         return;
     }
     ck_abort_msg("%s: expected both outcomes over %llu iterations, but '%s' never occurred (%llu %s, %llu %s) "
-                 "with %d CPUs, although the steer (tests/support/race.h) delays whichever side keeps "
+                 "with %d CPUs, although the steer (tests/support/timing.h) delays whichever side keeps "
                  "winning. See %s",
                  race, (unsigned long long)iterations, missing, (unsigned long long)a, outcome_a,
                  (unsigned long long)b, outcome_b, race_cpus(), readme);

@@ -1,6 +1,6 @@
-/* race_cpus(): how many CPUs the process may run on (race.h). */
+/* race_cpus(): how many CPUs the process may run on (timing.h). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "race.h"
+#include "timing.h"
 
 #include <sched.h>
 #include <stdatomic.h>

@@ -1,7 +1,10 @@
 /*
- * Helpers for tests that race two threads: a hand-off flag, a jitter, a
- * thread that fires a trigger once per iteration, and a steer that keeps
- * both outcomes of a race occurring whatever the load.
+ * timing.h -- the timing harness of the tests that race two threads on
+ * purpose (a race test: both orders of two operations must occur, and each
+ * must be right). Not the data-race check: that is ThreadSanitizer's and the
+ * explorer's. It holds a hand-off flag, a jitter, a time budget, a thread
+ * that fires a trigger once per iteration, and a steer that keeps both
+ * outcomes of a race occurring whatever the load.
  *
  * A hand-off is a counter stored with release and awaited with acquire: what
  * the storing thread did before (create a task, arm a trigger) is visible to
@@ -14,8 +17,8 @@
  * to report a coverage check they could not make as skipped (check_main.h,
  * lockstep_check_coverage), and the waits below stop spinning there.
  */
-#ifndef LOCKSTEP_RACE_H
-#define LOCKSTEP_RACE_H
+#ifndef LOCKSTEP_TIMING_H
+#define LOCKSTEP_TIMING_H
 
 #include "lockstep/trigger.h"
 
@@ -36,7 +39,7 @@ static inline void race_pause(void)
 
 /* How many CPUs this process may run on: its affinity mask where the system
  * has one (Linux: `taskset -c 0` makes it 1), else the CPUs online. Asked
- * once, then cached (race.c). */
+ * once, then cached (timing.c). */
 int race_cpus(void);
 
 /* Publishes `value`: everything this thread did before is visible to a
@@ -92,10 +95,10 @@ typedef struct race_budget {
     double deadline; /* race_seconds() at which the budget is spent; 0: none */
 } race_budget;
 
-/* A monotonic clock, in seconds (race.c). */
+/* A monotonic clock, in seconds (timing.c). */
 double race_seconds(void);
 
-/* Starts a budget of `seconds` (or LOCKSTEP_RACE_SECONDS, race.c). */
+/* Starts a budget of `seconds` (or LOCKSTEP_RACE_SECONDS, timing.c). */
 race_budget race_budget_start(double seconds);
 
 static inline bool race_budget_spent(const race_budget *b)

@@ -7,7 +7,7 @@
  * they were resumed, and what the await returned.
  */
 #include "check_main.h"
-#include "race.h"
+#include "timing.h"
 
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
@@ -248,10 +248,10 @@ END_TEST
  * because it saw the event set or because set() resumed it; none may be
  * lost or resumed twice; and each must read the payload written before
  * set(). Over the run both outcomes must occur (a waiter suspended before
- * set(), a waiter saw the event set in await_ready): a steer (race.h) delays
+ * set(), a waiter saw the event set in await_ready): a steer (timing.h) delays
  * this thread or the waiter threads, whichever keeps coming first. */
 enum { THREADS = 3, WAITERS_EACH = 20, RACE_ROUNDS = 300 };
-#define RACE_SECONDS 2.0 /* race.h: may stop early under load, once both outcomes occurred */
+#define RACE_SECONDS 2.0 /* timing.h: may stop early under load, once both outcomes occurred */
 
 typedef struct racing_thread {
     pthread_t thread;
@@ -356,7 +356,7 @@ END_TEST
  * on every run. (Without a sanitizer, x86 would hide the bug: the check of
  * the value below is for weaker machines.) */
 enum { FAST_ROUNDS = 2000 };
-#define FAST_SECONDS 2.0 /* race.h: fewer rounds under load */
+#define FAST_SECONDS 2.0 /* timing.h: fewer rounds under load */
 
 typedef struct fast_reader {
     awaitable_event *ev;

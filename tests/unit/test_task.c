@@ -7,7 +7,7 @@
  * allocation.
  */
 #include "check_main.h"
-#include "race.h"
+#include "timing.h"
 #include "task_bodies.h"
 
 #include "lockstep/alloc.h"
@@ -268,11 +268,11 @@ END_TEST
  * fires. Every iteration must end with the driver finished exactly once with
  * the task's value, whichever way it went. Over the run both outcomes must
  * occur: the task completed first (ready, or late) or the driver suspended
- * first and was resumed on the firing thread. A steer (race.h) delays
+ * first and was resumed on the firing thread. A steer (timing.h) delays
  * whichever thread keeps winning, so they do on an idle machine and a busy
  * one; on one CPU the coverage check is reported skipped (check_main.h). */
 #define RACE_ITERATIONS 20000u
-#define RACE_SECONDS 2.0 /* race.h: may stop early under load, once both outcomes occurred */
+#define RACE_SECONDS 2.0 /* timing.h: may stop early under load, once both outcomes occurred */
 
 START_TEST(completion_races_await)
 {

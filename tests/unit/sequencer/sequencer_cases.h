@@ -8,7 +8,7 @@
 #define LOCKSTEP_SEQUENCER_CASES_H
 
 #include "check_main.h"
-#include "race.h"
+#include "timing.h"
 #include "sequencer_bodies.h"
 #include "task_bodies.h"
 
