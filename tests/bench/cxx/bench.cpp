@@ -1,11 +1,11 @@
-// bench.cpp -- the C benchmark's workloads (tests/bench/bench.c) on the
-// articles' C++ (simple_task.hpp, awaitable_event.hpp, task_sequencer.hpp):
-// the same names, the same timed regions, the same checks, so that the tour
+// bench.cpp -- the C benchmark's workloads (tests/bench/bench_task.c,
+// bench_event.c, bench_sequencer.c) on the articles' C++ (simple_task.hpp,
+// awaitable_event.hpp, task_sequencer.hpp): the same names, the same timed regions, the same checks, so that the tour
 // prints this column beside the steps' columns.
 //
 //   bench_cxx [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]
 //
-// Each workload below says which lines of bench.c it mirrors; where the C
+// Each workload below says which C workload it mirrors; where the C
 // writes a coroutine as a frame struct and a switch, this is the coroutine.
 #include "awaitable_event.hpp"
 #include "harness.hpp"

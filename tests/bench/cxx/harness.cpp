@@ -1,17 +1,17 @@
-// harness.cpp -- bench.c's method for the C++ column: each run of a workload
-// is a fresh process (this program re-executed with --one NAME) that starts
-// and joins one thread (multi-threaded libc mode; --st skips it), keeps freed
+// harness.cpp -- the C benchmark's method (tests/bench/harness.c) for the
+// C++ column: each run of a workload is a fresh process (this program
+// re-executed with --one NAME) that starts and joins one thread (multi-threaded libc mode; --st skips it), keeps freed
 // heap mapped (--trim keeps libc's default), does an untimed warm-up pass,
 // the timed pass, a result check and a leak check, and prints
 //     RESULT ns_per_op allocs_per_op ok note
-// The parent prints bench.c's report line from the runs:
+// The parent prints harness.c's report line from the runs:
 //     name  ns_per_op  allocs_per_op  # min .. med .. max .. (R runs) notes
 //
 // One difference: a child that dies of a stack overflow (the article's
 // inline drain of a long sequencer backlog, erratum 5) is reported as
 //     name  CRASH  -  # CRASHED: killed by signal 11 (...): stack overflow
 // and is a finding, not a failure; any other crash or failed check makes the
-// exit status non-zero, as in bench.c.
+// exit status non-zero, as in harness.c.
 #include "harness.hpp"
 
 extern "C" {

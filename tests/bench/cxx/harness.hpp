@@ -1,4 +1,4 @@
-// harness.hpp -- the C benchmark's method (tests/bench/bench.c), in C++:
+// harness.hpp -- the C benchmark's method (tests/bench/harness.c), in C++:
 // a stopwatch and allocation counter around the timed pass, one process per
 // run, the same report line; plus the harness's own coroutine type and a
 // one-shot trigger, the counterparts of common/'s lockstep_coro and
