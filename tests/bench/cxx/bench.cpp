@@ -1,7 +1,8 @@
 // bench.cpp -- the C benchmark's workloads (tests/bench/bench_task.c,
 // bench_event.c, bench_sequencer.c) on the articles' C++ (simple_task.hpp,
-// awaitable_event.hpp, task_sequencer.hpp): the same names, the same timed regions, the same checks, so that the tour
-// prints this column beside the steps' columns.
+// awaitable_event.hpp, task_sequencer.hpp): the same names, the same timed
+// regions, the same checks, so that the tour prints this column beside the
+// steps' columns.
 //
 //   bench_cxx [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]
 //

@@ -1,8 +1,9 @@
 // harness.cpp -- the C benchmark's method (tests/bench/harness.c) for the
 // C++ column: each run of a workload is a fresh process (this program
-// re-executed with --one NAME) that starts and joins one thread (multi-threaded libc mode; --st skips it), keeps freed
-// heap mapped (--trim keeps libc's default), does an untimed warm-up pass,
-// the timed pass, a result check and a leak check, and prints
+// re-executed with --one NAME) that starts and joins one thread
+// (multi-threaded libc mode; --st skips it), keeps freed heap mapped (--trim
+// keeps libc's default), does an untimed warm-up pass, the timed pass, a
+// result check and a leak check, and prints
 //     RESULT ns_per_op allocs_per_op ok note
 // The parent prints harness.c's report line from the runs:
 //     name  ns_per_op  allocs_per_op  # min .. med .. max .. (R runs) notes
