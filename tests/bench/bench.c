@@ -36,10 +36,11 @@
  * only if a result or leak check failed: timings never fail anything.
  *
  * The counting build (LOCKSTEP_BENCH_COUNT, the tour's bench_count_stepNN:
- * the benchmark's files and the step's sources compiled with count_hook.h) adds to each
- * note what one op was made of in the timed region: "counted per op:" the
- * atomic operations, mutex locks, allocations and frees (count.h). Its
- * timings mean nothing: every operation also bumps a shared counter.
+ * the benchmark's files and the step's sources compiled with count_hook.h)
+ * adds to each note what one op was made of in the timed region: "counted
+ * per op:" the atomic operations, mutex locks, allocations and frees
+ * (count.h). Its timings mean nothing: every operation also bumps a shared
+ * counter.
  */
 #include "bench.h"
 

@@ -1,7 +1,8 @@
 /*
  * count_hook.h -- force-included (-include) into the tour's counting build
- * of each step's sources and of the benchmark's files, and into nothing else: each atomic
- * operation and mutex call becomes "bump a counter (count.h), then do it".
+ * of each step's sources and of the benchmark's files, and into nothing
+ * else: each atomic operation and mutex call becomes "bump a counter
+ * (count.h), then do it".
  * The explorer's tests/explore/hook.h does the same to schedule and model
  * each operation; this one only counts, and leaves the operation as it was.
  *
