@@ -96,7 +96,7 @@ static size_t make_table(workload *t)
 }
 
 /* A filter matches as a substring; a trailing '$' anchors it at the end. */
-static bool wanted(const char *name, char **filters, int nfilters)
+static bool wanted(const char *name, char *const *filters, int nfilters)
 {
     if (nfilters == 0)
         return true;
@@ -115,55 +115,44 @@ static bool wanted(const char *name, char **filters, int nfilters)
     return false;
 }
 
-int main(int argc, char **argv)
-{
-    size_t n = 1000000;
-    int runs = 5;
-    bool keep_heap = true, multi_threaded = true;
-    const char *one = NULL;
+/* The command line (see the top of this file). */
+typedef struct options {
+    size_t n;
+    int runs;
+    bool keep_heap, multi_threaded, help;
+    const char *one; /* --one NAME: a child; "" for --list */
     char *filters[64];
-    int nfilters = 0;
+    int nfilters;
+} options;
+
+static options parse_options(int argc, char **argv)
+{
+    options o = {.n = 1000000, .runs = 5, .keep_heap = true, .multi_threaded = true};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "-n") == 0 && i + 1 < argc)
-            n = strtoull(argv[++i], NULL, 10);
+            o.n = strtoull(argv[++i], NULL, 10);
         else if (strcmp(a, "-r") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
+            o.runs = atoi(argv[++i]);
         else if (strcmp(a, "--trim") == 0)
-            keep_heap = false;
+            o.keep_heap = false;
         else if (strcmp(a, "--st") == 0)
-            multi_threaded = false;
+            o.multi_threaded = false;
         else if (strcmp(a, "--one") == 0 && i + 1 < argc)
-            one = argv[++i];
+            o.one = argv[++i];
         else if (strcmp(a, "--list") == 0)
-            one = "";
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]\n", argv[0]);
-            return 0;
-        } else if (nfilters < 64)
-            filters[nfilters++] = argv[i];
+            o.one = "";
+        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            o.help = true;
+        else if (o.nfilters < 64)
+            o.filters[o.nfilters++] = argv[i];
     }
-    if (n == 0 || runs < 1 || runs > MAX_RUNS) {
-        fprintf(stderr, "bench: need N >= 1 and 1 <= RUNS <= %d\n", MAX_RUNS);
-        return 2;
-    }
-    workload table[16];
-    size_t nwork = make_table(table);
+    return o;
+}
 
-    if (one && !*one) { /* --list: every workload name, available or not */
-        for (size_t i = 0; i < nwork; ++i)
-            printf("%s\n", table[i].name);
-        return 0;
-    }
-    if (one) { /* child: one run of one workload */
-        for (size_t i = 0; i < nwork; ++i)
-            if (strcmp(table[i].name, one) == 0 && table[i].run)
-                return run_one(&table[i], n, multi_threaded, keep_heap);
-        fprintf(stderr, "unknown workload %s\n", one);
-        return 2;
-    }
-
-    find_self(argv[0]);
+/* The report's first lines: the step, the compiler, the method, the stack limit. */
+static void print_header(const options *o)
+{
     struct rlimit rl;
     getrlimit(RLIMIT_STACK, &rl);
     char stack[32];
@@ -172,28 +161,64 @@ int main(int argc, char **argv)
     else
         snprintf(stack, sizeof stack, "%lluKiB", (unsigned long long)(rl.rlim_cur >> 10));
     printf("# bench (lockstep step %s), %s\n", LOCKSTEP_STEP_NAME, "cc " __VERSION__);
-    printf("# N=%zu runs=%d (one process each: warm-up pass + timed pass) libc=%s heap=%s stack-limit=%s\n", n, runs,
-           multi_threaded ? "multi-threaded" : "single-threaded", keep_heap ? "kept" : "trimmed", stack);
+    printf("# N=%zu runs=%d (one process each: warm-up pass + timed pass) libc=%s heap=%s stack-limit=%s\n", o->n,
+           o->runs, o->multi_threaded ? "multi-threaded" : "single-threaded", o->keep_heap ? "kept" : "trimmed", stack);
     printf("# %-32s %10s %9s\n", "name", "ns_per_op", "allocs/op");
     fflush(stdout);
+}
 
+/* One report line per wanted workload; false if a check failed or a child died. */
+static bool measure_wanted(workload *table, size_t nwork, const options *o, char *argv0)
+{
     bool all_ok = true;
     char nbuf[32];
-    snprintf(nbuf, sizeof nbuf, "%zu", n);
+    snprintf(nbuf, sizeof nbuf, "%zu", o->n);
     for (size_t i = 0; i < nwork; ++i) {
-        if (!wanted(table[i].name, filters, nfilters))
+        if (!wanted(table[i].name, o->filters, o->nfilters))
             continue;
         if (!table[i].run) {
             printf("%-34s %10s %9s  # step %s %s\n", table[i].name, "-", "-", LOCKSTEP_STEP_NAME, table[i].lacks);
             continue;
         }
-        char *args[8] = {argv[0], "--one", table[i].name, "-n", nbuf, NULL, NULL, NULL};
+        char *args[8] = {argv0, "--one", table[i].name, "-n", nbuf, NULL, NULL, NULL};
         int a = 5;
-        if (!multi_threaded)
+        if (!o->multi_threaded)
             args[a++] = "--st";
-        if (!keep_heap)
+        if (!o->keep_heap)
             args[a++] = "--trim";
-        all_ok = measure_in_children(table[i].name, runs, args) && all_ok;
+        all_ok = measure_in_children(table[i].name, o->runs, args) && all_ok;
     }
-    return all_ok ? 0 : 1;
+    return all_ok;
+}
+
+int main(int argc, char **argv)
+{
+    options o = parse_options(argc, argv);
+    if (o.help) {
+        printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]\n", argv[0]);
+        return 0;
+    }
+    if (o.n == 0 || o.runs < 1 || o.runs > MAX_RUNS) {
+        fprintf(stderr, "bench: need N >= 1 and 1 <= RUNS <= %d\n", MAX_RUNS);
+        return 2;
+    }
+    workload table[16];
+    size_t nwork = make_table(table);
+
+    if (o.one && !*o.one) { /* --list: every workload name, available or not */
+        for (size_t i = 0; i < nwork; ++i)
+            printf("%s\n", table[i].name);
+        return 0;
+    }
+    if (o.one) { /* child: one run of one workload */
+        for (size_t i = 0; i < nwork; ++i)
+            if (strcmp(table[i].name, o.one) == 0 && table[i].run)
+                return run_one(&table[i], o.n, o.multi_threaded, o.keep_heap);
+        fprintf(stderr, "unknown workload %s\n", o.one);
+        return 2;
+    }
+
+    find_self(argv[0]);
+    print_header(&o);
+    return measure_wanted(table, nwork, &o, argv[0]) ? 0 : 1;
 }
