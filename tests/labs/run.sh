@@ -25,7 +25,8 @@
 # top-level README), builds that step's tests and explorer, runs them all,
 # lists the tests that failed and what each said, and then says, for each
 # exercise (or the one you named, or the challenge), which of the tests the
-# lab names under it failed. Your copy is never modified.
+# lab names under it failed (that report is tests/labs/report.py's, from
+# ctest's results and the lab page). Your copy is never modified.
 #
 # Exit status: 0 when every test of the step that ran passed; 1 when a test
 # failed or your copy does not build; 2 for a usage error. The last line
