@@ -27,7 +27,7 @@
  * The layout is computed here, not left to Graphviz: a row per step of
  * the trace (events of different threads share a row while the trace
  * order allows), columns as wide as their widest box, text wrapped so that
- * the whole graph fits a page's column at its natural size (11-point
+ * the whole graph fits a page's column at its natural size (12-point
  * text: body size when a page shows it unscaled). Graphviz only draws:
  * the file asks for neato with every box pinned (dot -Tsvg graph.dot >
  * graph.svg works unchanged). Edges carry no labels (they would sit on
@@ -41,9 +41,9 @@
 #include <string.h>
 
 #define MAX_NODES 512
-#define FONT 11.0        /* points: the node text */
-#define CHAR_W 6.6       /* points: a monospace character at FONT */
-#define LINE_H 14.0      /* points: a line of text at FONT */
+#define FONT 12.0        /* points: the node text (16 px, body text size, unscaled) */
+#define CHAR_W 7.2       /* points: a monospace character at FONT */
+#define LINE_H 15.0      /* points: a line of text at FONT */
 #define PAGE_W 540.0     /* points: the widest graph a page shows unscaled (720 px) */
 #define COL_GAP 24.0     /* points between two columns */
 #define ROW_GAP 16.0     /* points between two rows */
@@ -607,46 +607,48 @@ static void note_under(FILE *f, const char *name, const char *text, const char *
     *bottom += h + ROW_GAP;
 }
 
-static void legend_row(FILE *f, const char *color, const char *mark, const char *text)
+static void legend_row(char *buf, size_t size, int *longest, const char *color, const char *mark, const char *text)
 {
-    fprintf(f, "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"%s\">%s</FONT> %s</TD></TR>", color, mark, text);
+    size_t n = strlen(buf);
+    snprintf(buf + n, size - n, "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"%s\">%s</FONT> %s</TD></TR>", color, mark, text);
+    if ((int)strlen(text) + 3 > *longest)
+        *longest = (int)strlen(text) + 3;
 }
 
-/* The legend: only the kinds this graph draws. */
+/* The legend: only the kinds this graph draws, left-aligned under the
+ * graph (in view on a phone, where the graph scrolls). */
 static void legend(FILE *f, int kinds, double bottom)
 {
-    int rows = 0;
-    for (int k = 1; k <= K_FSW; k <<= 1)
-        rows += (kinds & k) != 0;
-    if (!rows)
+    static const struct {
+        int kind;
+        const char *color, *mark, *text;
+    } rows[] = {
+        {K_PO, "gray40", "&#8212;&#8212;", "po: program order"},
+        {K_RF, "red", "&#8212;&#8212;", "rf: reads from"},
+        {K_STALE, "red", "- - -", "rf, stale: a newer store existed"},
+        {K_SW, "darkgreen", "&#8212;&#8212;", "sw: an acquire read a release"},
+        {K_FSW, "darkgreen", "&#8212;&#8212;", "sw: a release fence, then an acquire fence"},
+        {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
+        {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
+        {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
+        {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
+        {K_FAIL, "orangered", "- - -", "the failure's events, in order"},
+        {K_WEAK, "purple", "purple", "an order weakened by --weaken"},
+    };
+    char table[2400] = "";
+    int n = 0, longest = 0;
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k)
+        if (kinds & rows[k].kind) {
+            legend_row(table, sizeof table, &longest, rows[k].color, rows[k].mark, rows[k].text);
+            ++n;
+        }
+    if (!n)
         return;
-    double h = rows * (LINE_H + 4) + PAD_H;
-    fprintf(f, "  legend [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, ", FONT);
-    pin(f, g_width / 2, bottom + h / 2);
-    fprintf(f, ", label=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">");
-    if (kinds & K_PO)
-        legend_row(f, "gray40", "&#8212;&#8212;", "po: program order");
-    if (kinds & K_RF)
-        legend_row(f, "red", "&#8212;&#8212;", "rf: reads from");
-    if (kinds & K_STALE)
-        legend_row(f, "red", "- - -", "rf, stale: a newer store existed");
-    if (kinds & K_SW)
-        legend_row(f, "darkgreen", "&#8212;&#8212;", "sw: an acquire read a release");
-    if (kinds & K_FSW)
-        legend_row(f, "darkgreen", "&#8212;&#8212;", "sw: a release fence, then an acquire fence");
-    if (kinds & K_LOCK)
-        legend_row(f, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock");
-    if (kinds & K_MO)
-        legend_row(f, "blue", "&#8212;&#8212;", "mo: modification order of a location");
-    if (kinds & K_FENCE)
-        legend_row(f, "black", "(&#160;)", "rounded: a fence");
-    if (kinds & K_PLAIN)
-        legend_row(f, "black", "[- -]", "dashed: a plain access or a note");
-    if (kinds & K_FAIL)
-        legend_row(f, "orangered", "- - -", "the failure's events, in order");
-    if (kinds & K_WEAK)
-        legend_row(f, "purple", "purple", "an order weakened by --weaken");
-    fprintf(f, "</TABLE>>];\n");
+    double h = n * (LINE_H + 4) + PAD_H, w = longest * FONT * 0.55; /* sans-serif: about 0.55 em a character */
+    fprintf(f, "  legend [shape=plaintext, fixedsize=true, width=%.3f, height=%.3f, margin=0, fontname=\"sans-serif\", "
+               "fontsize=%.0f, ", w / 72.0, h / 72.0, FONT);
+    pin(f, w / 2, bottom + h / 2);
+    fprintf(f, ", label=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">%s</TABLE>>];\n", table);
 }
 
 void graph_write(const char *path, const char *kind, const char *message)
