@@ -597,7 +597,7 @@ static void note_under(FILE *f, const char *name, const char *text, const char *
     int lines = 1;
     for (const char *p = wrapped; *p; ++p)
         lines += *p == '\n';
-    double w = chars * CHAR_W + PAD_W, h = lines * LINE_H + PAD_H;
+    double w = chars * CHAR_W + PAD_W + 16, h = lines * LINE_H + PAD_H + 6; /* the note's folded corner */
     fprintf(f, "  %s [shape=note, color=%s, fontcolor=%s, width=%.3f, height=%.3f, ", name, color, color, w / 72.0,
             h / 72.0);
     pin(f, w / 2, *bottom + h / 2);
