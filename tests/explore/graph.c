@@ -194,6 +194,7 @@ static void put_html(FILE *f, const char *s)
 typedef struct box {
     int event;
     int col;           /* -1: the initial values' row */
+    int over;          /* an initial value: the column it sits over */
     int row;
     char text[480];    /* wrapped, '\n' between lines */
     char where[64];
@@ -279,6 +280,28 @@ static void collect(const char *kind, bool *shown)
     }
 }
 
+/* An initial value sits over the column of the first load that read it,
+ * or the next column that has none yet, so that its rf edge is short. */
+static void place_inits(void)
+{
+    bool taken[THREADS] = {false};
+    for (int k = 0; k < g_boxes; ++k) {
+        box *b = &g_box[k];
+        if (b->col >= 0)
+            continue;
+        int want = 0;
+        for (int j = 0; j < g_boxes; ++j)
+            if (g_box[j].col >= 0 && event_at(g_box[j].event)->reads_from == b->event) {
+                want = g_box[j].col;
+                break;
+            }
+        for (int n = 0; n < g_cols && taken[want]; ++n)
+            want = (want + 1) % g_cols;
+        taken[want] = true;
+        b->over = want;
+    }
+}
+
 static void layout(void)
 {
     int cols = g_cols ? g_cols : 1;
@@ -321,14 +344,14 @@ static void layout(void)
         if (r + 1 > rows)
             rows = r + 1;
     }
-    /* Columns as wide as their widest box, and wide enough for the initial
-     * values spread along them. */
+    place_inits();
+    /* Columns as wide as their widest box, the initial value over it included. */
     for (int c = 0; c < g_cols; ++c)
         g_col_w[c] = 10 * CHAR_W;
-    for (int k = 0, i = 0; k < g_boxes; ++k) {
+    for (int k = 0; k < g_boxes; ++k) {
         box *b = &g_box[k];
         double w = b->chars * CHAR_W + PAD_W;
-        int c = b->col >= 0 ? b->col : (g_cols ? i++ % g_cols : 0);
+        int c = b->col >= 0 ? b->col : b->over;
         if (g_cols && w > g_col_w[c])
             g_col_w[c] = w;
     }
@@ -358,13 +381,13 @@ static void layout(void)
         y += tallest * LINE_H + PAD_H + ROW_GAP;
     }
     g_bottom = y; /* where the notes under the graph start */
-    for (int k = 0, i = 0; k < g_boxes; ++k) {
+    for (int k = 0; k < g_boxes; ++k) {
         box *b = &g_box[k];
         if (b->col >= 0) {
             b->x = g_col_x[b->col];
             b->y = g_row_y[b->row + 2];
         } else {
-            b->x = g_cols ? g_col_x[i++ % g_cols] : 0;
+            b->x = g_cols ? g_col_x[b->over] : 0;
             b->y = g_row_y[0];
         }
     }
