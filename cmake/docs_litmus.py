@@ -165,6 +165,23 @@ def herd_output(out):
 
 # ---- the blocks -----------------------------------------------------------------------------
 
+def natural_size(svg):
+    """An SVG's size in CSS pixels (Graphviz writes points: 1 pt = 4/3 px), or None."""
+    with open(svg, encoding="utf-8") as f:
+        m = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', f.read(), re.S)
+    return (round(float(m.group(1)) * 4 / 3), round(float(m.group(2)) * 4 / 3)) if m else None
+
+
+def program(threads):
+    """The threads side by side while they fit the column, wrapping under
+    one another when they do not (P2 and P3, the observers, stay in view)."""
+    blocks = "".join(
+        '<div style="padding: 0 .8em .4em .6em; border-left: 2px solid #d5dcea; max-width: 100%; overflow-x: auto">'
+        f'<div style="font-family: monospace; font-weight: bold">{esc(p)}</div>'
+        f'<pre class="litmus-src">{esc(code)}</pre></div>' for p, code in threads)
+    return f'<div class="litmus-program" style="display: flex; flex-wrap: wrap; row-gap: .5em">{blocks}</div>'
+
+
 def esc(s):
     return html.escape(s, quote=True)
 
@@ -252,7 +269,15 @@ class Page:
         r = self.runs.get(self.key(name, model))
         if r is None or r["rc"] == "skipped":
             return ""
-        dot_file = r.get("graphs", {}).get(state)
+        found = r.get("graphs", {})
+        # `draw 1:r0=1;` names the found states with that assignment: the
+        # page may ask for the part of a state its question is about.
+        want = parse_state(state)
+        matches = [s for s in found if all(parse_state(s).get(k) == v for k, v in want.items())]
+        if len(matches) > 1:
+            return "".join(self.graph(name, model, s) for s in matches)
+        state = matches[0] if matches else state
+        dot_file = found.get(state)
         cap = f"<figcaption><code>{esc(state)}</code>: the execution the explorer found</figcaption>"
         if not dot_file:
             return (f'<p class="litmus-nograph"><code>{esc(state)}</code>: no graph, the explorer does not reach '
@@ -262,7 +287,12 @@ class Page:
         svg = dot_file[:-len(".dot")] + ".svg"
         subprocess.run([self.o["dot"], "-Tsvg", dot_file, "-o", svg], check=True)
         rel = "litmus/" + os.path.basename(svg)
-        return (f'<figure class="litmus-graph"><a href="{esc(rel)}"><img src="{esc(rel)}" '
+        # At its own size, never shrunk: graph.c lays it out to fit the
+        # column with its text at body size; on a narrower screen it scrolls.
+        size = natural_size(svg)
+        dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
+        return (f'<figure class="litmus-graph" style="overflow-x: auto"><a href="{esc(rel)}"><img src="{esc(rel)}"{dims} '
+                f'style="max-width: none; max-height: none" '
                 f'alt="execution graph of {esc(name)}, {esc(state)}"></a>{cap}</figure>')
 
     def block(self, name, model, draw):
@@ -275,10 +305,8 @@ class Page:
         rows = list(rc11) + [s for s in (found or []) if s not in rc11]
         named = set(witnesses(t, rows))
         head = f'<h3 id="{slug(k)}">{esc(name)}{" under --model c11" if model == "c11" else ""}</h3>'
-        cols = "".join(f"<th>{esc(p)}</th>" for p, _ in t["threads"])
-        cells = "".join(f'<td><pre class="litmus-src">{esc(code)}</pre></td>' for _, code in t["threads"])
         kind, cond = t["condition"] or ("", "")
-        prog = (f'<table class="litmus-program"><tr>{cols}</tr><tr>{cells}</tr></table>'
+        prog = (program(t["threads"]) +
                 f'<p class="litmus-frame">Initially <code>{esc(t["init"])}</code>; the question: '
                 f'<code>{esc(kind + " " + cond)}</code></p>')
         body = ""

@@ -189,6 +189,7 @@ def main():
     for step, d in step_dirs.items():
         for page in (os.path.join(d, "README.md"),
                      os.path.join(repo, "docs", "walkthroughs", step + ".md"),
+                     os.path.join(repo, "docs", "deep", step + ".md"),
                      os.path.join(repo, "docs", "labs", step + ".md")):
             if os.path.isfile(page):
                 pages += 1

@@ -62,7 +62,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = ["README.md", "steps/*/README.md", "docs/labs/*.md", "docs/labs/answers/*.md",
-         "docs/walkthroughs/*.md", "tests/explore/README.md", "tests/mutants/README.md",
+         "docs/walkthroughs/*.md", "docs/deep/*.md", "tests/explore/README.md", "tests/mutants/README.md",
          "tests/bench/cxx/README.md", "docs/ERRATA.md"]
 MUTANTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_mutants.tsv")
 MARKER = re.compile(r"^( *)<!-- sample: (.*?) -->\s*$")

@@ -1,32 +1,54 @@
 /*
- * --graph FILE.dot: a failing execution as an execution graph, in the
- * style of herd7's: one column per thread, the events that matter as
- * nodes, and the relations that decide what is allowed as edges:
+ * --graph FILE.dot: an execution as an execution graph, in the style of
+ * herd7's (`-graph columns`) and of the figures of Rust Atomics and Locks:
+ * one column per thread, in thread order, the events that matter as boxes,
+ * and the relations that decide what is allowed as edges:
  *
  *   po     program order (sequenced-before, 5.1.2.3p3), down each column;
  *   rf     reads-from: from a store to the load or read-modify-write that
  *          read it, red; dashed when the read was stale (a newer store
- *          existed, and C11 allowed the older one);
- *   sw     synchronizes-with (5.1.2.4p11): an rf edge whose acquire joined
- *          the release's clock, green: the only way across threads that
- *          orders.
+ *          existed in modification order, and C11 allowed the older one);
+ *   sw     synchronizes-with, green: an acquire that read a release store
+ *          (5.1.2.4p11), or the lock of a mutex after its unlock
+ *          (5.1.2.4p6): the only ways across threads that order;
+ *   mo     modification order (5.1.2.4p7), blue: each store of a location
+ *          to the next one, after the initial value;
+ *   fence  atomic_thread_fence, a box of its own in its thread's column.
  *
  * The failure's own events (fail.c's evidence) are orange and joined by an
  * orange dashed edge: the free and the use, the two racing accesses, a
  * leaked block's allocation and the last operation that could have freed
  * it, a coroutine's publication and the resume that never came (a dashed
- * node), the resumes nested in one another, the lock a deadlocked thread
- * waits behind. Edges carry no labels (they would sit on other edges): the
- * legend under the graph says what each kind of edge is.
+ * box), the resumes nested in one another, the lock a deadlocked thread
+ * waits behind. Nothing of the harness is drawn (the main thread's setup,
+ * its checks, its frees) unless it is part of the failure; the initial
+ * values a drawn load read sit in a row of their own above the threads.
  *
- * Written as Graphviz (dot -Tsvg graph.dot > graph.svg).
+ * The layout is computed here, not left to Graphviz: a row per step of
+ * the trace (events of different threads share a row while the trace
+ * order allows), columns as wide as their widest box, text wrapped so that
+ * the whole graph fits a page's column at its natural size (12-point
+ * text: body size when a page shows it unscaled). Graphviz only draws:
+ * the file asks for neato with every box pinned (dot -Tsvg graph.dot >
+ * graph.svg works unchanged). Edges carry no labels (they would sit on
+ * other edges): the legend under the graph says what each kind is, and
+ * lists only the kinds this graph has.
  */
 #include "model.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_NODES 512
+#define FONT 12.0        /* points: the node text (16 px, body text size, unscaled) */
+#define CHAR_W 7.2       /* points: a monospace character at FONT */
+#define LINE_H 15.0      /* points: a line of text at FONT */
+#define PAGE_W 540.0     /* points: the widest graph a page shows unscaled (720 px) */
+#define COL_GAP 24.0     /* points between two columns */
+#define ROW_GAP 16.0     /* points between two rows */
+#define PAD_W 14.0       /* points: a box's margin, left and right together */
+#define PAD_H 10.0
 
 static bool blamed(int i)
 {
@@ -51,22 +73,32 @@ static bool about_culprit(const event *e)
     return e->kind == EV_ATOMIC && e->stores && alloc_block_of((const void *)e->stored) == block;
 }
 
+/* An initial value that a drawn load read. */
+static bool init_read(int i)
+{
+    for (int k = i + 1; k < event_count(); ++k) {
+        const event *e = event_at(k);
+        if (e->kind == EV_ATOMIC && e->reads_from == i && e->thread != EXPLORE_MAIN)
+            return true;
+    }
+    return false;
+}
+
 static bool drawn(int i, const char *kind)
 {
     const event *e = event_at(i);
     if (blamed(i) || about_culprit(e))
         return true;
+    if (e->kind == EV_INIT)
+        return init_read(i);
+    if (e->thread == EXPLORE_MAIN) /* the harness: setup, checks, frees */
+        return false;
     switch (e->kind) {
-    case EV_ATOMIC: case EV_FREE: case EV_LOCK: case EV_UNLOCK: case EV_WAIT: case EV_WOKEN: case EV_SIGNAL:
-    case EV_BROADCAST:
+    case EV_ATOMIC: case EV_FENCE: case EV_FREE: case EV_LOCK: case EV_UNLOCK: case EV_WAIT: case EV_WOKEN:
+    case EV_SIGNAL: case EV_BROADCAST:
         return true;
     case EV_RESUME:
         return strcmp(kind, "stack grows") == 0;
-    case EV_INIT: /* an initial value a drawn load read */
-        for (int k = i + 1; k < event_count(); ++k)
-            if (event_at(k)->kind == EV_ATOMIC && event_at(k)->reads_from == i)
-                return true;
-        return false;
     case EV_NOTE: /* what the scenario does, for context; not the ends of threads */
         return strcmp(e->text, "(finished)") != 0;
     default:
@@ -74,150 +106,572 @@ static bool drawn(int i, const char *kind)
     }
 }
 
-/* Escapes for a dot string and breaks the text into lines of about width. */
-static void label_text(const char *in, int width, char *out, size_t size)
+/* ---- the text of a box ------------------------------------------------------ */
+
+/* Cuts the notes the edges now draw ("  (syncs with line 5)", "  (stale:
+ * ...)", "  (before line 3's store in modification order)") off a trace
+ * line. */
+static void cut_notes(char *s)
+{
+    static const char *const notes[] = {"  (syncs with", "  (stale:", "  (before line"};
+    for (size_t k = 0; k < sizeof notes / sizeof notes[0]; ++k) {
+        char *p = strstr(s, notes[k]);
+        if (p)
+            *p = '\0';
+    }
+}
+
+/* Splits "task.c:113 exchange ..." into where ("task.c:113", or "line 12"
+ * for a litmus file, whose name the page already says) and what. */
+static const char *split_site(const char *text, char *where, size_t size)
+{
+    where[0] = '\0';
+    const char *space = strchr(text, ' ');
+    const char *colon = strchr(text, ':');
+    if (!space || !colon || colon > space || colon[1] < '0' || colon[1] > '9')
+        return text;
+    int len = (int)(colon - text);
+    if (len > 7 && strncmp(colon - 7, ".litmus", 7) == 0)
+        snprintf(where, size, "line %.*s", (int)(space - colon - 1), colon + 1);
+    else
+        snprintf(where, size, "%.*s", (int)(space - text), text);
+    return space + 1;
+}
+
+/* Breaks text into lines of at most width characters (a longer word keeps
+ * its line), before a '(' or '[' where it can; '\n' between them. */
+static int wrap(const char *in, int width, char *out, size_t size)
 {
     size_t n = 0;
-    int col = 0;
-    for (; *in && n + 4 < size; ++in) {
-        if (*in == ' ' && col >= width && (in[1] == '(' || in[1] == '[' || col >= width + 10)) {
-            out[n++] = '\\';
-            out[n++] = 'n';
-            col = 0;
-            continue;
+    int col = 0, widest = 0;
+    while (*in && n + 2 < size) {
+        while (*in == ' ')
+            ++in;
+        size_t word = strcspn(in, " ");
+        /* keep "[release]" and "(took out: x)" together when they fit a line */
+        if (*in == '(' || *in == '[') {
+            const char *close = strchr(in, *in == '(' ? ')' : ']');
+            size_t whole = close ? (size_t)(close - in) + strcspn(close, " ") : 0; /* and "):" after it */
+            if (close && (int)whole <= width)
+                word = whole;
         }
-        if (*in == '"' || *in == '\\')
-            out[n++] = '\\';
-        out[n++] = *in;
-        ++col;
+        if (word == 0)
+            break;
+        bool breaks = col > 0 && (col + 1 + (int)word > width || *in == '[' || (*in == '(' && col + 1 + (int)word > width));
+        if (breaks) {
+            out[n++] = '\n';
+            col = 0;
+        } else if (col > 0) {
+            out[n++] = ' ';
+            ++col;
+        }
+        for (size_t k = 0; k < word && n + 2 < size; ++k)
+            out[n++] = in[k];
+        col += (int)word;
+        if (col > widest)
+            widest = col;
+        in += word;
     }
     out[n] = '\0';
+    return widest;
 }
 
-static void node(FILE *f, int i, const char *kind)
+/* Writes s into f as the text of an HTML-like Graphviz label. */
+static void put_html(FILE *f, const char *s)
 {
-    const event *e = event_at(i);
-    char text[400], label[600], head[32];
-    if (e->kind == EV_RESUME)
-        snprintf(text, sizeof text, "resume %s (nesting %d)", explore_name_of(e->obj) ? explore_name_of(e->obj)
-                 : "a coroutine", e->depth);
-    else if (e->kind == EV_USE)
-        snprintf(text, sizeof text, "%s", e->text);
-    else if (e->kind == EV_PLAIN)
-        snprintf(text, sizeof text, "%s %s", e->stores ? "plain write at" : "plain read at", e->text);
-    else
-        trace_format(e, text, sizeof text);
-    if (e->line)
-        snprintf(head, sizeof head, "%d: ", e->line);
-    else
-        snprintf(head, sizeof head, "after %d: ", e->after);
-    char both[480];
-    snprintf(both, sizeof both, "%s%s", head, text);
-    label_text(both, 34, label, sizeof label);
-    bool hot = blamed(i) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
-    const char *style = hot ? ", color=orangered, fontcolor=orangered, penwidth=2"
-                        : e->kind == EV_ATOMIC && e->order != e->written ? ", color=purple, fontcolor=purple, penwidth=2"
-                        : e->kind == EV_NOTE ? ", shape=plaintext, fontcolor=gray30, fontname=\"sans-serif\""
-                        : "";
-    fprintf(f, "    e%d [label=\"%s\", group=t%d%s];\n", i, label, e->thread, style);
-    (void)kind;
-}
-
-/* Where an event sits in its column: its trace line, or after one. */
-static double position(const event *e) { return e->line ? e->line : e->after + 0.5; }
-
-static void columns(FILE *f, const char *kind, const int *ids, int n)
-{
-    for (int t = 0; t < THREADS; ++t) {
-        int prev = -1;
-        for (int k = 0; k < n; ++k) {
-            if (event_at(ids[k])->thread != t)
-                continue;
-            if (prev < 0) {
-                /* The column's title, level with the other columns' titles
-                 * and in thread order (graph_write). Not a cluster: dot
-                 * keeps the left-to-right order of the titles only when no
-                 * cluster encloses them. */
-                char name[64];
-                fprintf(f, "  subgraph column_%d {\n", t);
-                fprintf(f, "    h%d [shape=plaintext, fontname=\"sans-serif\", fontsize=12, group=t%d, label=\"%s\"];\n",
-                        t, t, t == EXPLORE_MAIN ? "main (setup, checks)" : name_thread(t, name, sizeof name));
-            }
-            node(f, ids[k], kind);
-            if (prev >= 0)
-                fprintf(f, "    e%d -> e%d [color=gray40];\n", prev, ids[k]);
-            else
-                fprintf(f, "    h%d -> e%d [color=gray70, arrowhead=none];\n", t, ids[k]);
-            prev = ids[k];
+    for (; *s; ++s) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\n': fputs("<BR ALIGN=\"LEFT\"/>", f); break;
+        default: fputc(*s, f);
         }
-        if (prev >= 0)
-            fprintf(f, "  }\n");
     }
 }
 
-static void reads_from(FILE *f, const bool *shown)
+typedef struct box {
+    int event;
+    int col;           /* -1: the initial values' row */
+    int over;          /* an initial value: the column it sits over */
+    int row;
+    char text[480];    /* wrapped, '\n' between lines */
+    char where[64];
+    int chars, lines;  /* its size, in characters and lines */
+    double x, y;       /* its centre, in points, y down */
+} box;
+
+static box g_box[MAX_NODES];
+static int g_boxes;
+
+/* What the box of event i says: "store x <- 1 [release]", without the
+ * trace's notes on what the edges show. */
+static void box_text(int i, char *text, size_t size, char *where, size_t wsize)
 {
+    const event *e = event_at(i);
+    char line[480];
+    if (e->kind == EV_RESUME)
+        snprintf(line, sizeof line, "resume %s (nesting %d)",
+                 explore_name_of(e->obj) ? explore_name_of(e->obj) : "a coroutine", e->depth);
+    else if (e->kind == EV_USE)
+        snprintf(line, sizeof line, "%s", e->text);
+    else if (e->kind == EV_PLAIN)
+        snprintf(line, sizeof line, "%s %s", e->stores ? "plain write at" : "plain read at", e->text);
+    else if (e->kind == EV_FENCE)
+        snprintf(line, sizeof line, "%s", e->text);
+    else
+        trace_format(e, line, sizeof line);
+    cut_notes(line);
+    if (e->kind == EV_INIT && strncmp(split_site(line, where, wsize), "atomic_init ", 12) == 0) {
+        snprintf(text, size, "%s", split_site(line, where, wsize) + 12); /* "x = 0": the row says initially */
+        return;
+    }
+    snprintf(text, size, "%s", split_site(line, where, wsize));
+}
+
+/* ---- the layout -------------------------------------------------------------- */
+
+static int g_cols, g_col_thread[THREADS];
+static double g_col_w[THREADS], g_col_x[THREADS], g_row_y[MAX_NODES + 2], g_width, g_bottom;
+
+static int col_of_thread(int t)
+{
+    for (int c = 0; c < g_cols; ++c)
+        if (g_col_thread[c] == t)
+            return c;
+    return -1;
+}
+
+/* Where an event sits in the trace: its line, or after one. */
+static double position(const event *e) { return e->line ? e->line : e->after + 0.5; }
+
+static void collect(const char *kind, bool *shown)
+{
+    static int ids[4096];
+    int n = 0;
+    for (int i = 0; i < event_count() && i < 4096; ++i)
+        if ((shown[i] = drawn(i, kind)) && n < MAX_NODES)
+            ids[n++] = i;
+    for (int i = n ? ids[n - 1] + 1 : 0; i < event_count() && i < 4096; ++i)
+        shown[i] = false; /* past MAX_NODES: not drawn */
+    /* In trace order: silent events sit between the lines around them. */
+    for (int a = 1; a < n; ++a)
+        for (int b = a; b > 0 && position(event_at(ids[b - 1])) > position(event_at(ids[b])); --b) {
+            int t = ids[b];
+            ids[b] = ids[b - 1];
+            ids[b - 1] = t;
+        }
+    bool used[THREADS] = {false};
+    g_boxes = n;
+    for (int k = 0; k < n; ++k) {
+        const event *e = event_at(ids[k]);
+        g_box[k] = (box){.event = ids[k]};
+        if (!(e->kind == EV_INIT && e->thread == EXPLORE_MAIN))
+            used[e->thread] = true;
+    }
+    g_cols = 0;
+    for (int t = 0; t < THREADS; ++t)
+        if (used[t])
+            g_col_thread[g_cols++] = t;
+    for (int k = 0; k < n; ++k) {
+        const event *e = event_at(g_box[k].event);
+        g_box[k].col = e->kind == EV_INIT && e->thread == EXPLORE_MAIN ? -1 : col_of_thread(e->thread);
+    }
+}
+
+/* An initial value sits over the column of the first load that read it,
+ * or the next column that has none yet, so that its rf edge is short. */
+static void place_inits(void)
+{
+    bool taken[THREADS] = {false};
+    for (int k = 0; k < g_boxes; ++k) {
+        box *b = &g_box[k];
+        if (b->col >= 0)
+            continue;
+        int want = 0;
+        for (int j = 0; j < g_boxes; ++j)
+            if (g_box[j].col >= 0 && event_at(g_box[j].event)->reads_from == b->event) {
+                want = g_box[j].col;
+                break;
+            }
+        for (int n = 0; n < g_cols && taken[want]; ++n)
+            want = (want + 1) % g_cols;
+        taken[want] = true;
+        b->over = want;
+    }
+}
+
+static void layout(void)
+{
+    int cols = g_cols ? g_cols : 1;
+    int width = (int)((PAGE_W - (cols - 1) * COL_GAP) / cols - PAD_W) / CHAR_W;
+    if (width < 16)
+        width = 16;
+    if (width > 34)
+        width = 34;
+    int inits = 0;
+    for (int k = 0; k < g_boxes; ++k) {
+        box *b = &g_box[k];
+        char text[480];
+        box_text(b->event, text, sizeof text, b->where, sizeof b->where);
+        b->chars = wrap(text, width, b->text, sizeof b->text);
+        b->lines = 1;
+        for (const char *p = b->text; *p; ++p)
+            b->lines += *p == '\n';
+        if (b->where[0]) {
+            b->lines += 1;
+            if ((int)strlen(b->where) > b->chars)
+                b->chars = (int)strlen(b->where);
+        }
+        inits += b->col < 0;
+    }
+    /* Rows: each box below the one before it in its column, and not above
+     * the box before it in the trace (a later event never sits higher). */
+    int last_row[THREADS], row = 0, rows = 0;
+    for (int c = 0; c < THREADS; ++c)
+        last_row[c] = -1;
+    for (int k = 0; k < g_boxes; ++k) {
+        box *b = &g_box[k];
+        if (b->col < 0) {
+            b->row = -1;
+            continue;
+        }
+        int r = last_row[b->col] + 1;
+        if (r < row)
+            r = row;
+        b->row = row = last_row[b->col] = r;
+        if (r + 1 > rows)
+            rows = r + 1;
+    }
+    place_inits();
+    /* Columns as wide as their widest box, the initial value over it included. */
+    for (int c = 0; c < g_cols; ++c)
+        g_col_w[c] = 10 * CHAR_W;
+    for (int k = 0; k < g_boxes; ++k) {
+        box *b = &g_box[k];
+        double w = b->chars * CHAR_W + PAD_W;
+        int c = b->col >= 0 ? b->col : b->over;
+        if (g_cols && w > g_col_w[c])
+            g_col_w[c] = w;
+    }
+    g_width = 0;
+    for (int c = 0; c < g_cols; ++c) {
+        g_col_x[c] = g_width + g_col_w[c] / 2;
+        g_width += g_col_w[c] + (c + 1 < g_cols ? COL_GAP : 0);
+    }
+    /* Heights: the initial values, the headers, then each row as tall as its tallest box. */
+    double y = 0;
+    if (inits) {
+        int tallest = 1;
+        for (int k = 0; k < g_boxes; ++k)
+            if (g_box[k].col < 0 && g_box[k].lines > tallest)
+                tallest = g_box[k].lines;
+        g_row_y[0] = y + (tallest * LINE_H + PAD_H) / 2;
+        y += tallest * LINE_H + PAD_H + ROW_GAP;
+    }
+    g_row_y[1] = y + LINE_H / 2; /* the headers */
+    y += LINE_H + ROW_GAP / 2;
+    for (int r = 0; r < rows; ++r) {
+        int tallest = 1;
+        for (int k = 0; k < g_boxes; ++k)
+            if (g_box[k].row == r && g_box[k].lines > tallest)
+                tallest = g_box[k].lines;
+        g_row_y[r + 2] = y + (tallest * LINE_H + PAD_H) / 2;
+        y += tallest * LINE_H + PAD_H + ROW_GAP;
+    }
+    g_bottom = y; /* where the notes under the graph start */
+    for (int k = 0; k < g_boxes; ++k) {
+        box *b = &g_box[k];
+        if (b->col >= 0) {
+            b->x = g_col_x[b->col];
+            b->y = g_row_y[b->row + 2];
+        } else {
+            b->x = g_cols ? g_col_x[b->over] : 0;
+            b->y = g_row_y[0];
+        }
+    }
+}
+
+/* ---- writing it ---------------------------------------------------------------- */
+
+/* A pinned position, in inches (neato's unit), y up. */
+static void pin(FILE *f, double x, double y) { fprintf(f, "pos=\"%.3f,%.3f!\"", x / 72.0, -y / 72.0); }
+
+static void node(FILE *f, const box *b)
+{
+    const event *e = event_at(b->event);
+    bool hot = blamed(b->event) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
+    const char *color = hot ? "orangered" : e->kind == EV_ATOMIC && e->order != e->written ? "purple" : "black";
+    const char *style = e->kind == EV_NOTE ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
+    fprintf(f, "  e%d [", b->event);
+    pin(f, b->x, b->y);
+    /* a column's boxes as wide as each other, as herd7 draws them */
+    double w = b->col >= 0 ? g_col_w[b->col] : b->chars * CHAR_W + PAD_W;
+    fprintf(f, ", width=%.3f, height=%.3f, color=%s, fontcolor=%s, style=\"%s\"%s, label=<", w / 72.0,
+            (b->lines * LINE_H + PAD_H) / 72.0, color, color, style, hot ? ", penwidth=2" : "");
+    put_html(f, b->text);
+    fputs("<BR ALIGN=\"LEFT\"/>", f);
+    if (b->where[0]) {
+        fputs("<FONT COLOR=\"gray35\">", f);
+        put_html(f, b->where);
+        fputs("</FONT><BR ALIGN=\"LEFT\"/>", f);
+    }
+    fputs(">];\n", f);
+}
+
+static void headers(FILE *f, bool inits)
+{
+    char name[64];
+    for (int c = 0; c < g_cols; ++c) {
+        int t = g_col_thread[c];
+        fprintf(f, "  h%d [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, ", t, FONT + 1);
+        pin(f, g_col_x[c], g_row_y[1]);
+        fprintf(f, ", label=\"%s\"];\n", t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name));
+    }
+    if (inits)
+        fprintf(f, "  initially [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, label=\"initially\", "
+                   "pos=\"%.3f,%.3f!\"];\n", FONT, -0.45, -g_row_y[0] / 72.0);
+}
+
+enum { K_PO = 1, K_RF = 2, K_STALE = 4, K_SW = 8, K_LOCK = 16, K_MO = 32, K_FAIL = 64, K_WEAK = 128, K_FENCE = 256,
+       K_PLAIN = 512, K_FSW = 1024 };
+
+static int program_order(FILE *f)
+{
+    int prev[THREADS], kinds = 0;
+    for (int c = 0; c < THREADS; ++c)
+        prev[c] = -1;
+    for (int k = 0; k < g_boxes; ++k) {
+        const box *b = &g_box[k];
+        if (b->col < 0)
+            continue;
+        if (prev[b->col] >= 0) {
+            fprintf(f, "  e%d -> e%d [color=gray40];\n", prev[b->col], b->event);
+            kinds |= K_PO;
+        }
+        prev[b->col] = b->event;
+        const event *e = event_at(b->event);
+        kinds |= e->kind == EV_FENCE ? K_FENCE : 0;
+        kinds |= e->kind == EV_NOTE ? K_PLAIN : 0;
+        kinds |= e->kind == EV_ATOMIC && e->order != e->written ? K_WEAK : 0;
+    }
+    return kinds;
+}
+
+static int reads_from(FILE *f, const bool *shown)
+{
+    int kinds = 0;
     for (int i = 0; i < event_count(); ++i) {
         const event *e = event_at(i);
         if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || !shown[e->reads_from])
             continue;
         const event *w = event_at(e->reads_from);
-        if (e->synchronizes)
-            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, constraint=false];\n", e->reads_from, i);
-        else if (w->thread != e->thread || e->stale)
-            fprintf(f, "  e%d -> e%d [color=red%s, constraint=false];\n", e->reads_from, i,
-                    e->stale ? ", style=dashed" : "");
+        if (e->synchronizes && w->kind != EV_INIT) {
+            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2];\n", e->reads_from, i);
+            kinds |= K_SW;
+        } else if (w->thread != e->thread || e->stale) {
+            fprintf(f, "  e%d -> e%d [color=red%s];\n", e->reads_from, i, e->stale ? ", style=dashed" : "");
+            kinds |= e->stale ? K_STALE : K_RF;
+        }
     }
+    return kinds;
+}
+
+static bool releases(int order) { return order == memory_order_release || order == memory_order_acq_rel || order == memory_order_seq_cst; }
+static bool acquires(int order) { return order == memory_order_acquire || order == memory_order_acq_rel || order == memory_order_seq_cst; }
+
+/* Fence synchronization (7.17.4p2): a release fence before a store, in its
+ * thread, synchronizes with an acquire fence after a load that read it, in
+ * the load's thread. Returns the fence's event, or -1. */
+static int fence_of(int from, bool after, bool (*kind)(int))
+{
+    int t = event_at(from)->thread;
+    for (int k = after ? from + 1 : from - 1; k >= 0 && k < event_count(); k += after ? 1 : -1) {
+        const event *e = event_at(k);
+        if (e->thread == t && e->kind == EV_FENCE && kind(e->order))
+            return k;
+    }
+    return -1;
+}
+
+static int fence_sync(FILE *f, const bool *shown)
+{
+    int kinds = 0;
+    for (int i = 0; i < event_count(); ++i) {
+        const event *e = event_at(i);
+        if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || event_at(e->reads_from)->kind != EV_ATOMIC ||
+            event_at(e->reads_from)->thread == e->thread)
+            continue;
+        int rel = fence_of(e->reads_from, false, releases), acq = fence_of(i, true, acquires);
+        if (rel >= 0 && acq >= 0 && shown[rel] && shown[acq]) {
+            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2];\n", rel, acq);
+            kinds |= K_FSW;
+        }
+    }
+    return kinds;
+}
+
+/* A mutex's unlock synchronizes with its next lock (5.1.2.4p6). */
+static int lock_order(FILE *f, const bool *shown)
+{
+    int kinds = 0;
+    for (int i = 0; i < event_count(); ++i) {
+        const event *e = event_at(i);
+        if (!shown[i] || e->kind != EV_LOCK)
+            continue;
+        for (int k = i - 1; k >= 0; --k) {
+            const event *u = event_at(k);
+            if (u->kind != EV_UNLOCK || u->obj != e->obj)
+                continue;
+            if (shown[k] && u->thread != e->thread) {
+                fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, style=bold];\n", k, i);
+                kinds |= K_LOCK;
+            }
+            break;
+        }
+    }
+    return kinds;
+}
+
+/* Modification order: the stores of each location, as location.c placed
+ * them (e->before: the store it went just before), the initial value
+ * first and not drawn. */
+static int modification_order(FILE *f, const bool *shown)
+{
+    static int mo[MAX_NODES];
+    static bool done[4096];
+    int kinds = 0;
+    memset(done, 0, sizeof done);
+    for (int i = 0; i < event_count() && i < 4096; ++i) {
+        const event *first = event_at(i);
+        if (done[i] || first->kind != EV_ATOMIC || !first->stores)
+            continue;
+        int n = 0;
+        for (int k = i; k < event_count() && k < 4096 && n < MAX_NODES; ++k) {
+            const event *e = event_at(k);
+            if (e->kind == EV_INIT && e->obj == first->obj && k > i)
+                break; /* the location starts again */
+            if (e->kind != EV_ATOMIC || !e->stores || e->obj != first->obj)
+                continue;
+            done[k] = true;
+            int at = n;
+            for (int j = 0; j < n && e->before >= 0; ++j)
+                if (mo[j] == e->before)
+                    at = j;
+            memmove(&mo[at + 1], &mo[at], (size_t)(n - at) * sizeof mo[0]);
+            mo[at] = k;
+            ++n;
+        }
+        for (int j = 1; j < n; ++j)
+            if (shown[mo[j - 1]] && shown[mo[j]]) {
+                fprintf(f, "  e%d -> e%d [color=blue, style=bold];\n", mo[j - 1], mo[j]);
+                kinds |= K_MO;
+            }
+    }
+    return kinds;
 }
 
 /* The failure's events, joined in the order they happened. */
-static void failure_edges(FILE *f, const char *kind, const bool *shown)
+static int failure_edges(FILE *f, const char *kind, const bool *shown, double *bottom)
 {
     const evidence *ev = fail_evidence();
-    int prev = -1;
+    int prev = -1, kinds = 0;
     for (int k = 0; k < ev->n; ++k) {
         int i = ev->events[k];
         if (!shown[i])
             continue;
-        if (prev >= 0)
-            fprintf(f, "  e%d -> e%d [color=orangered, style=dashed, penwidth=2, constraint=false%s];\n", prev, i,
+        if (prev >= 0) {
+            fprintf(f, "  e%d -> e%d [color=orangered, style=dashed, penwidth=2%s];\n", prev, i,
                     strcmp(kind, "data race") == 0 ? ", dir=both" : "");
+            kinds |= K_FAIL;
+        }
         prev = i;
     }
     if (strcmp(kind, "lost wake-up") == 0 && ev->culprit) {
         int last = -1;
-        for (int i = 0; i < event_count(); ++i)
-            if (shown[i] && about_culprit(event_at(i)))
-                last = i;
+        for (int k = 0; k < g_boxes; ++k)
+            if (about_culprit(event_at(g_box[k].event)))
+                last = k;
         const char *name = explore_name_of(ev->culprit);
-        fprintf(f, "  never [label=\"the resume of %s\\nthat never came\", style=dashed, color=orangered, "
-                   "fontcolor=orangered];\n", name ? name : "it");
+        char text[160];
+        int chars = snprintf(text, sizeof text, "the resume of %s", name ? name : "it");
+        double x = last >= 0 ? g_box[last].x : g_col_x[0];
+        fprintf(f, "  never [style=dashed, color=orangered, fontcolor=orangered, width=%.3f, height=%.3f, ",
+                (chars * CHAR_W + PAD_W) / 72.0, (2 * LINE_H + PAD_H) / 72.0);
+        pin(f, x, *bottom + (2 * LINE_H + PAD_H) / 2);
+        fprintf(f, ", label=<");
+        put_html(f, text);
+        fprintf(f, "<BR/>that never came>];\n");
+        *bottom += 2 * LINE_H + PAD_H + ROW_GAP;
         if (last >= 0)
-            fprintf(f, "  e%d -> never [color=orangered, style=dashed, penwidth=2];\n", last);
+            fprintf(f, "  e%d -> never [color=orangered, style=dashed, penwidth=2];\n", g_box[last].event);
+        kinds |= K_FAIL;
     }
+    return kinds;
 }
 
-/* The failure's note (none for a schedule that passed) and the legend. */
-static void legend(FILE *f, const char *kind, const char *message)
+/* A left-aligned block of text under the graph, as wide as the graph. */
+static void note_under(FILE *f, const char *name, const char *text, const char *color, double *bottom)
 {
-    char text[1400];
-    if (message) {
-        label_text(message, 70, text, sizeof text);
-        fprintf(f, "  failure [shape=note, color=orangered, fontcolor=orangered, label=\"FAILED (%s):\\n%s\"];\n",
-                kind, text);
-    }
-    fprintf(f, "  legend [shape=plaintext, fontname=\"sans-serif\", fontsize=9, label=<"
-               "<TABLE BORDER=\"0\" CELLSPACING=\"2\">"
-               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"gray40\">&#8212;&#8212;</FONT> po: program order</TD></TR>"
-               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"red\">&#8212;&#8212;</FONT> rf: reads from (dashed: stale,"
-               " a newer store existed)</TD></TR>"
-               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"darkgreen\">&#8212;&#8212;</FONT> rf and sw: an acquire that"
-               " synchronized with a release</TD></TR>"
-               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"orangered\">- - -</FONT> the failure's events, in order</TD></TR>"
-               "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"purple\">purple</FONT>: an order weakened by --weaken</TD></TR>"
-               "</TABLE>>];\n");
-    if (message)
-        fprintf(f, "  failure -> legend [style=invis];\n");
+    char wrapped[1600];
+    int width = (int)((g_width > 40 * CHAR_W ? g_width : 40 * CHAR_W) - PAD_W) / CHAR_W;
+    int chars = wrap(text, width, wrapped, sizeof wrapped);
+    int lines = 1;
+    for (const char *p = wrapped; *p; ++p)
+        lines += *p == '\n';
+    double w = chars * CHAR_W + PAD_W + 16, h = lines * LINE_H + PAD_H + 6; /* the note's folded corner */
+    fprintf(f, "  %s [shape=note, color=%s, fontcolor=%s, width=%.3f, height=%.3f, ", name, color, color, w / 72.0,
+            h / 72.0);
+    pin(f, w / 2, *bottom + h / 2);
+    fprintf(f, ", label=<");
+    put_html(f, wrapped);
+    fprintf(f, "<BR ALIGN=\"LEFT\"/>>];\n");
+    *bottom += h + ROW_GAP;
+}
+
+static void legend_row(char *buf, size_t size, int *longest, const char *color, const char *mark, const char *text)
+{
+    size_t n = strlen(buf);
+    snprintf(buf + n, size - n, "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"%s\">%s</FONT> %s</TD></TR>", color, mark, text);
+    if ((int)strlen(text) + 3 > *longest)
+        *longest = (int)strlen(text) + 3;
+}
+
+/* The legend: only the kinds this graph draws, left-aligned under the
+ * graph (in view on a phone, where the graph scrolls). */
+static void legend(FILE *f, int kinds, double bottom)
+{
+    static const struct {
+        int kind;
+        const char *color, *mark, *text;
+    } rows[] = {
+        {K_PO, "gray40", "&#8212;&#8212;", "po: program order"},
+        {K_RF, "red", "&#8212;&#8212;", "rf: reads from"},
+        {K_STALE, "red", "- - -", "rf, stale: a newer store existed"},
+        {K_SW, "darkgreen", "&#8212;&#8212;", "sw: an acquire read a release"},
+        {K_FSW, "darkgreen", "&#8212;&#8212;", "sw: a release fence, then an acquire fence"},
+        {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
+        {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
+        {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
+        {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
+        {K_FAIL, "orangered", "- - -", "the failure's events, in order"},
+        {K_WEAK, "purple", "purple", "an order weakened by --weaken"},
+    };
+    char table[2400] = "";
+    int n = 0, longest = 0;
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k)
+        if (kinds & rows[k].kind) {
+            legend_row(table, sizeof table, &longest, rows[k].color, rows[k].mark, rows[k].text);
+            ++n;
+        }
+    if (!n)
+        return;
+    double h = n * (LINE_H + 4) + PAD_H, w = longest * FONT * 0.55; /* sans-serif: about 0.55 em a character */
+    fprintf(f, "  legend [shape=plaintext, fixedsize=true, width=%.3f, height=%.3f, margin=0, fontname=\"sans-serif\", "
+               "fontsize=%.0f, ", w / 72.0, h / 72.0, FONT);
+    pin(f, w / 2, bottom + h / 2);
+    fprintf(f, ", label=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">%s</TABLE>>];\n", table);
 }
 
 void graph_write(const char *path, const char *kind, const char *message)
@@ -227,45 +681,31 @@ void graph_write(const char *path, const char *kind, const char *message)
         printf("explore: cannot write %s\n", path);
         return;
     }
-    static int ids[4096];
     static bool shown[4096];
-    int n = 0;
-    for (int i = 0; i < event_count(); ++i)
-        if ((shown[i] = drawn(i, kind)) && n < MAX_NODES)
-            ids[n++] = i;
-    /* In trace order: silent events sit between the lines around them. */
-    for (int a = 1; a < n; ++a)
-        for (int b = a; b > 0 && position(event_at(ids[b - 1])) > position(event_at(ids[b])); --b) {
-            int t = ids[b];
-            ids[b] = ids[b - 1];
-            ids[b - 1] = t;
-        }
-    fprintf(f, "digraph execution {\n  newrank=true;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
-    columns(f, kind, ids, n);
-    fprintf(f, "  { rank=same;");
-    for (int t = 0; t < THREADS; ++t)
-        for (int k = 0; k < n; ++k)
-            if (event_at(ids[k])->thread == t) {
-                fprintf(f, " h%d;", t);
-                break;
-            }
-    fprintf(f, " }\n");
-    for (int t = 0, prev = -1; t < THREADS; ++t)
-        for (int k = 0; k < n; ++k)
-            if (event_at(ids[k])->thread == t) {
-                if (prev >= 0)
-                    fprintf(f, "  h%d -> h%d [style=invis];\n", prev, t); /* columns in thread order */
-                prev = t;
-                break;
-            }
-    /* Time flows down across the columns too: each event below the one
-     * before it in the trace, whichever thread made it. */
-    for (int k = 1; k < n; ++k)
-        if (event_at(ids[k - 1])->thread != event_at(ids[k])->thread)
-            fprintf(f, "  e%d -> e%d [style=invis];\n", ids[k - 1], ids[k]);
-    reads_from(f, shown);
-    failure_edges(f, kind, shown);
-    legend(f, kind, message);
+    collect(kind, shown);
+    layout();
+    bool inits = false;
+    for (int k = 0; k < g_boxes; ++k)
+        inits |= g_box[k].col < 0;
+    fprintf(f, "digraph execution {\n  layout=neato; splines=true; overlap=true; outputorder=edgesfirst;\n"
+               "  node [shape=box, fontname=\"monospace\", fontsize=%.0f, fixedsize=true, margin=\"0.1,0.05\"];\n"
+               "  edge [arrowsize=0.7];\n", FONT);
+    headers(f, inits);
+    for (int k = 0; k < g_boxes; ++k)
+        node(f, &g_box[k]);
+    double bottom = g_bottom;
+    int kinds = program_order(f);
+    kinds |= reads_from(f, shown);
+    kinds |= fence_sync(f, shown);
+    kinds |= lock_order(f, shown);
+    kinds |= modification_order(f, shown);
+    kinds |= failure_edges(f, kind, shown, &bottom);
+    if (message) {
+        char text[1400];
+        snprintf(text, sizeof text, "FAILED (%s): %s", kind, message);
+        note_under(f, "failure", text, "orangered", &bottom);
+    }
+    legend(f, kinds, bottom);
     fprintf(f, "}\n");
     fclose(f);
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""docs_glossary.py PAGE.md HREF | --check GLOSSARY.md
+
+Links each memory-model term of a Markdown page to its entry in the
+glossary (the labs README's "The memory model", the site's glossary.html),
+at its first use on the page only, the way a book marks a term once:
+
+  docs_glossary.py PAGE.md HREF
+      rewrites PAGE.md in place; HREF is the glossary page as the page
+      reaches it (`glossary.html`, `../../glossary.html`).
+  docs_glossary.py --check GLOSSARY.md
+      fails if an entry this module links to has no anchor there.
+
+The renderer calls link_lines(lines, href) on a page's lines after its own
+pass (docs_render.py prep). Left alone: headings, code blocks, HTML and
+\\htmlonly blocks, comments, links, and code spans other than an order's
+name (`relaxed`, `memory_order_acquire`, ...). Standard library only.
+"""
+import argparse
+import re
+import sys
+
+# The glossary's anchors, and what a page says when it uses the term: prose
+# patterns (case-insensitive) and code spans. Longer terms first, so that
+# "release sequence" is not taken for "release".
+TERMS = [
+    ("gl-happens-before", r"happens?[- ]before", ()),
+    ("gl-synchronizes-with", r"synchroni[sz](?:es|e|ed|ing)[- ]with", ()),
+    ("gl-sequenced-before", r"sequenced[- ]before|program order", ()),
+    ("gl-reads-from", r"reads[- ]from", ()),
+    ("gl-modification-order", r"modification[- ]orders?", ()),
+    ("gl-release-sequence", r"release[- ]sequences?", ()),
+    ("gl-data-race", r"data[- ]races?", ()),
+    ("gl-coherence", r"coheren(?:ce|t)", ()),
+    ("gl-rmw", r"read-modify-writes?|RMWs?", ()),
+    ("gl-fence", r"fences?", ("atomic_thread_fence",)),
+    ("gl-relaxed", r"relaxed", ("relaxed", "memory_order_relaxed")),
+    ("gl-acq-rel", r"acq_rel", ("acq_rel", "memory_order_acq_rel")),
+    ("gl-seq-cst", r"seq_cst|sequentially consistent|sequential consistency", ("seq_cst", "memory_order_seq_cst")),
+    ("gl-acquire", r"(?<=an )acquire|acquire(?= (?:load|loads|fence|half|operation))", ("acquire", "memory_order_acquire")),
+    ("gl-release", r"(?<=a )release(?! sequence)|release(?= (?:store|stores|fence|half|operation))",
+     ("release", "memory_order_release")),
+]
+PROSE = [(ident, re.compile(r"(?<![\w`/-])(?:" + pattern + r")(?![\w-])", re.I)) for ident, pattern, _ in TERMS]
+CODE = {code: ident for ident, _, codes in TERMS for code in codes}
+
+# What a line is made of: code spans, links and images, HTML tags, the rest.
+TOKENS = re.compile(r"(`+)(?:.+?)\1|!?\[[^\]]*\]\([^)]*\)|<[^>\n]*>|https?://\S+")
+
+
+def link_prose(text, href, seen):
+    """The first use of each unseen term in a stretch of plain text, linked."""
+    out, at = [], 0
+    while True:
+        best = None
+        for ident, rx in PROSE:
+            if ident in seen:
+                continue
+            m = rx.search(text, at)
+            if m and (best is None or m.start() < best[1].start()):
+                best = (ident, m)
+        if best is None:
+            out.append(text[at:])
+            return "".join(out)
+        ident, m = best
+        seen.add(ident)
+        out.append(text[at:m.start()])
+        out.append(f"[{m.group(0)}]({href}#{ident})")
+        at = m.end()
+
+
+def link_line(line, href, seen):
+    out, at = [], 0
+    for m in TOKENS.finditer(line):
+        out.append(link_prose(line[at:m.start()], href, seen))
+        token = m.group(0)
+        ident = CODE.get(token.strip("`").strip()) if token.startswith("`") else None
+        if ident and ident not in seen:
+            seen.add(ident)
+            token = f"[{token}]({href}#{ident})"
+        out.append(token)
+        at = m.end()
+    out.append(link_prose(line[at:], href, seen))
+    return "".join(out)
+
+
+def link_lines(lines, href):
+    """A page's lines with each term's first use linked to HREF#its-anchor."""
+    seen, fence, html_block, comment = set(), None, False, False
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        m = re.match(r"^\s*(```+|~~~+)", line)
+        if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
+            fence = None if fence else m.group(1)
+        elif "\\htmlonly" in line or html_block:
+            html_block = "\\endhtmlonly" not in line
+        elif "<!--" in line or comment:
+            comment = "-->" not in line.split("<!--")[-1] if "<!--" in line else "-->" not in line
+        elif fence is None and not (stripped.startswith(("#", "<", "|-", "|:")) or line.startswith(("    ", "\t"))):
+            line = link_line(line, href, seen)
+        out.append(line)
+    return out
+
+
+def check(glossary):
+    with open(glossary, encoding="utf-8") as f:
+        text = f.read()
+    missing = [ident for ident, _, _ in TERMS if f'id="{ident}"' not in text]
+    if missing:
+        sys.exit(f"docs_glossary.py: {glossary} has no anchor for: {', '.join(missing)}")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Links each memory-model term's first use on a page to the glossary.")
+    ap.add_argument("--check", metavar="GLOSSARY_MD", help="fail if an entry has no anchor in this file")
+    ap.add_argument("page", nargs="?", help="the Markdown page, rewritten in place")
+    ap.add_argument("href", nargs="?", help="the glossary page as the page reaches it")
+    args = ap.parse_args(argv[1:])
+    if args.check:
+        check(args.check)
+        return
+    if not args.page or not args.href:
+        ap.error("PAGE and HREF, or --check GLOSSARY_MD")
+    with open(args.page, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    lines = link_lines(lines, args.href)
+    with open(args.page, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
