@@ -41,8 +41,16 @@ const int explore_step = LOCKSTEP_STEP;
 bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
 {
 #if TASK_IS_LAZY
-    (void)field, (void)obj, (void)v, (void)buf, (void)size;
-    return false; /* step 08's task has no atomic */
+    /* step 08's task has no atomic: only the event its body awaits */
+    if (strcmp(field, "state") != 0)
+        return false;
+    if (v == 0)
+        snprintf(buf, size, "NULL (no waiters)");
+    else if (v == (uintptr_t)obj)
+        snprintf(buf, size, "signaled");
+    else
+        snprintf(buf, size, "the task body's node");
+    return true;
 #else
     if (strcmp(field, "m_waiting") != 0)
         return false;
@@ -352,6 +360,7 @@ static lockstep_coro *event_task_body(lockstep_coro *self)
     event_task_frame *f = (event_task_frame *)self;
     switch (self->resume_point) {
     case 0:
+        explore_note("the task body starts: co_await event");
         self->resume_point = 1;
         if (!awaitable_event_await_ready(f->ev, &f->aw) && awaitable_event_await_suspend(f->ev, &f->aw, self))
             return NULL;

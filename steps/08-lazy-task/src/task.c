@@ -76,6 +76,7 @@ bool simple_task_await_ready(simple_task *task)
 {
     assert(task && task->m_promise && "simple_task_await_ready: empty task");
     assert(!task->m_promise->m_continuation && "simple_task_await_ready: the task is already awaited");
+    (void)task;   /* only the asserts read it */
     return false; /* never awaited, so never started */
 }
 
