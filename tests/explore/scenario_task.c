@@ -135,15 +135,21 @@ static lockstep_coro *noted_driver_resume(lockstep_coro *self)
     return driver_resume(self);
 }
 
-static void make_task_and_driver(void)
+/* The driver that owns g_task, with the checks where it continues. */
+static void make_driver(void)
 {
-    make_task();
     g_driver = driver_create(g_task);
     if (!g_driver)
         explore_fail("setup", "could not create the driver");
     g_driver->coro.resume = noted_driver_resume;
     g_driver->on_continue = check_driver_continues;
     explore_name_coro(g_driver, "driver");
+}
+
+static void make_task_and_driver(void)
+{
+    make_task();
+    make_driver();
 }
 
 static void complete(void)
@@ -395,12 +401,7 @@ static void make_event_task(void)
 static void make_event_task_and_driver(void)
 {
     make_event_task();
-    g_driver = driver_create(g_task);
-    if (!g_driver)
-        explore_fail("setup", "could not create the driver");
-    g_driver->coro.resume = noted_driver_resume;
-    g_driver->on_continue = check_driver_continues;
-    explore_name_coro(g_driver, "driver");
+    make_driver();
 }
 
 static void set_event(void)
