@@ -12,7 +12,7 @@
  * @code
  *     static int make_write(void *ctx, simple_task *task)   // the maker
  *     {
- *         return write_async(task, ctx);   // creates and starts the body task: 0 or ENOMEM
+ *         return write_async(task, ctx);   // creates the body task (lazy: the queued task's await starts it): 0 or ENOMEM
  *     }
  *
  *     task_sequencer seq;
@@ -20,7 +20,7 @@
  *     simple_task a, b;
  *     task_sequencer_queue(&seq, make_write, "first", NULL, &a);   // runs now
  *     task_sequencer_queue(&seq, make_write, "second", NULL, &b);  // runs when a's body completes
- *     simple_task_release(&a);                                     // a still runs; it frees itself
+ *     simple_task_release(&a);                                     // a still runs (not lazy); it frees itself
  *     ... co_await b ...
  *     task_sequencer_destroy(&seq);                                // b still runs if pending
  * @endcode
