@@ -80,6 +80,7 @@ typedef struct seq_driver {
 static lockstep_coro *seq_driver_resume(lockstep_coro *self)
 {
     seq_driver *f = (seq_driver *)self;
+    lockstep_coro *next;
     switch (self->resume_point) {
     case 0:
         if (f->gate) {
@@ -94,8 +95,8 @@ static lockstep_coro *seq_driver_resume(lockstep_coro *self)
                 die("out of memory");
         }
         self->resume_point = 1;
-        if (!simple_task_await_ready(&f->t) && simple_task_await_suspend(&f->t, self))
-            return NULL;
+        if (!simple_task_await_ready(&f->t) && task_await_suspend(&f->t, self, &next))
+            return next;
         /* fall through */
     case 1:
         f->last = simple_task_await_resume(&f->t).value;

@@ -37,6 +37,7 @@ typedef struct await_driver {
 static lockstep_coro *await_driver_resume(lockstep_coro *self)
 {
     await_driver *f = (await_driver *)self;
+    lockstep_coro *next;
     switch (self->resume_point) {
     case 0:
         for (f->i = 0; f->i < f->n; ++f->i) {
@@ -45,8 +46,8 @@ static lockstep_coro *await_driver_resume(lockstep_coro *self)
             if (err)
                 die("out of memory");
             self->resume_point = 1;
-            if (!simple_task_await_ready(&f->task) && simple_task_await_suspend(&f->task, self))
-                return NULL;
+            if (!simple_task_await_ready(&f->task) && task_await_suspend(&f->task, self, &next))
+                return next;
             /* fall through */
     case 1:
             f->sum += simple_task_await_resume(&f->task).value;
@@ -135,6 +136,7 @@ typedef struct race_driver {
 static lockstep_coro *race_driver_resume(lockstep_coro *self)
 {
     race_driver *f = (race_driver *)self;
+    lockstep_coro *next;
     switch (self->resume_point) {
     case 0:
         for (f->i = 0; f->i < f->n; ++f->i) {
@@ -142,8 +144,8 @@ static lockstep_coro *race_driver_resume(lockstep_coro *self)
             if (simple_task_await_ready(&f->tasks[f->i])) {
                 ++f->ready;
             } else {
-                if (simple_task_await_suspend(&f->tasks[f->i], self))
-                    return NULL; /* B may own the driver from here on */
+                if (task_await_suspend(&f->tasks[f->i], self, &next))
+                    return next; /* B may own the driver from here on */
                 ++f->late;
             }
             /* fall through */

@@ -42,6 +42,8 @@ typedef struct explore_scenario {
     int preemptions;       /* optional: stop at this bound, as --preemptions does (which overrides it); for a
                             * scenario that is never exhaustive and whose deeper rounds would cost seconds */
     bool exhaustive;       /* optional: one round with no preemption bound: every schedule (a small litmus test) */
+    int max_step;          /* optional: the last step it applies to (0: every step from min_step on) */
+    const char *max_why;   /* with max_step: why it cannot apply to a later step */
     /* Optional, and the last member: when set, a data race calls it with the
      * report and the schedule goes on, instead of failing (herd7 reports a
      * race as a flag of the execution, a litmus front end does the same). */

@@ -82,6 +82,10 @@ int main(int argc, char **argv)
         printf("SKIPPED: %s needs step %02d or later\n", s->name, s->min_step);
         return 77;
     }
+    if (s->max_step && explore_step > s->max_step) {
+        printf("SKIPPED: %s applies up to step %02d: %s\n", s->name, s->max_step, s->max_why);
+        return 77;
+    }
 
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);

@@ -193,10 +193,20 @@ static void queue_op(int id, uint64_t fail_nth)
 static driver_frame *g_awaiter;
 static int g_awaited = -1;    /* the op whose task the awaiter owns, or -1 */
 static long g_await_paths[4]; /* over all schedules, by enum await_path */
+static int g_awaiting_thread = -1; /* the thread inside the awaiter's co_await, or -1 */
 
 static void check_awaiter_continues(driver_frame *f)
 {
     int id = (int)(intptr_t)f->ctx;
+#if TASK_IS_LAZY
+    /* Step 08: the await hands over to the task's own coroutine, which hands
+     * back at once, inside the await, if the task had completed: the ready
+     * path's counterpart. */
+    explore_unchecked(true); /* the scenario observing */
+    if (g_awaiting_thread == explore_self())
+        f->path = PATH_READY;
+    explore_unchecked(false);
+#endif
     if (f->path == PATH_SUSPENDED)
         explore_note("the awaiter of task %s continues (resumed by its completion)", g_op_names[id]);
     if (!g_returned[id])
@@ -262,7 +272,13 @@ static void queue_a_then_await(void)
     g_awaited = 1;
     g_tasks[1] = (simple_task){0};
     explore_note("the awaiter: co_await task A");
+    explore_unchecked(true); /* the scenario observing */
+    g_awaiting_thread = explore_self();
+    explore_unchecked(false);
     lockstep_coro_resume(&g_awaiter->coro);
+    explore_unchecked(true);
+    g_awaiting_thread = -1;
+    explore_unchecked(false);
 }
 static void queue_c(void) { queue_op(3, 0); }
 
@@ -334,7 +350,7 @@ static void check_sequencer(void)
             ++g_by_completion;
         if (g_released[i] || i == g_awaited)
             continue; /* released, or the awaiter's (check_awaiter) */
-        if (!simple_task_await_ready(&g_tasks[i]))
+        if (!task_has_completed(&g_tasks[i]))
             explore_fail("lost wake-up", "task %s has not completed, though every thread has finished", n);
         task_result r = simple_task_await_resume(&g_tasks[i]);
         if (r.error || r.value != op->result.value)

@@ -13,11 +13,22 @@
  * `continued before completion`). The body and the driver are
  * task_bodies.h's, with these checks at the points where they continue (the
  * same atomic operations, so the same traces).
+ *
+ * Step 08's task is lazy: its body starts when awaited, so a trigger (which
+ * another thread may fire only once it is armed) cannot complete it from
+ * another thread. Its scenarios' body awaits step 08's awaitable_event
+ * instead, which another thread may set at any time: the event's atomics
+ * are then the only thing that orders the body's end, on the setter's
+ * thread, after the await that started it, on the awaiter's. The scenarios
+ * of the eager steps' race between completion and await are skipped there.
  */
 #include "explore.h"
 
 #include "lockstep/task.h"
 #include "task_bodies.h"
+#if TASK_IS_LAZY
+#include "lockstep/event.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +40,18 @@ const int explore_step = LOCKSTEP_STEP;
 /* m_waiting's values, as the step's README names them. */
 bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
 {
+#if TASK_IS_LAZY
+    /* step 08's task has no atomic: only the event its body awaits */
+    if (strcmp(field, "state") != 0)
+        return false;
+    if (v == 0)
+        snprintf(buf, size, "NULL (no waiters)");
+    else if (v == (uintptr_t)obj)
+        snprintf(buf, size, "signaled");
+    else
+        snprintf(buf, size, "the task body's node");
+    return true;
+#else
     if (strcmp(field, "m_waiting") != 0)
         return false;
     const char *name = explore_name_of((const void *)v);
@@ -45,6 +68,7 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
     else
         snprintf(buf, size, "awaiter 0x%lx", (unsigned long)v);
     return true;
+#endif
 }
 
 /* ---- the pieces ------------------------------------------------------------ */
@@ -111,15 +135,21 @@ static lockstep_coro *noted_driver_resume(lockstep_coro *self)
     return driver_resume(self);
 }
 
-static void make_task_and_driver(void)
+/* The driver that owns g_task, with the checks where it continues. */
+static void make_driver(void)
 {
-    make_task();
     g_driver = driver_create(g_task);
     if (!g_driver)
         explore_fail("setup", "could not create the driver");
     g_driver->coro.resume = noted_driver_resume;
     g_driver->on_continue = check_driver_continues;
     explore_name_coro(g_driver, "driver");
+}
+
+static void make_task_and_driver(void)
+{
+    make_task();
+    make_driver();
 }
 
 static void complete(void)
@@ -264,8 +294,41 @@ static void make_chain(void)
     g_body_returned = true; /* the chain's links await without the driver's check */
 }
 
+/* Step 08: nothing runs until the last link is awaited. A driver's await
+ * starts the chain inwards (each link's await hands over to the one before,
+ * through the trampoline) down to the trigger; then the trigger is fired. */
+static void await_then_complete_chain(void)
+{
+#if TASK_IS_LAZY
+    g_driver = driver_create(g_chain[CHAIN - 1]);
+    if (!g_driver)
+        explore_fail("setup", "could not create the driver");
+    explore_name_coro(g_driver, "driver");
+    explore_note("resume the driver: co_await the last link starts the chain");
+    lockstep_coro_resume(&g_driver->coro);
+    if (explore_resume_nesting() > 1)
+        explore_fail("stack grows", "starting a chain of %d lazy awaits nested %d trampolines: each await_suspend "
+                     "started its task itself instead of returning it to the trampoline", CHAIN,
+                     explore_resume_nesting());
+#endif
+    complete();
+}
+
 static void check_chain(void)
 {
+#if TASK_IS_LAZY
+    if (!g_driver->finished)
+        explore_fail("lost wake-up", "the driver awaiting the chain's last link never continued");
+    task_result r = g_driver->result;
+    if (r.error || r.value != 42 + CHAIN)
+        explore_fail("wrong value", "the chain ended with {%d, %ld}, expected {0, %d}", r.error, (long)r.value,
+                     42 + CHAIN);
+    if (explore_resume_nesting() > 1)
+        explore_fail("stack grows", "completing a chain of %d awaits nested %d trampolines", CHAIN,
+                     explore_resume_nesting());
+    lockstep_coro_destroy(&g_driver->coro);
+    return;
+#else
     simple_task *last = &g_chain[CHAIN - 1];
     if (!simple_task_await_ready(last))
         explore_fail("lost wake-up", "the chain's last link never completed");
@@ -279,30 +342,159 @@ static void check_chain(void)
                      "with the chain (errata 5's shape; steps/01-mutex/README.md, \"From C++ to C\")", CHAIN,
                      explore_resume_nesting());
     simple_task_release(last);
+#endif
 }
+
+/* ---- step 08: the lazy task's body completes on another thread ---------------
+ *
+ * event_task() { co_await event; co_return 42; }: awaited by the driver on
+ * T1 (which starts the body there) while T0 sets the event. The body either
+ * passes the set event at once and ends on T1, or suspends on it and is
+ * resumed by set() on T0, where it ends and hands over to the driver. */
+#if TASK_IS_LAZY
+static awaitable_event g_event;
+static long g_ends[2]; /* over all schedules: the body ended on T0 (setter), T1 (awaiter) */
+
+typedef struct event_task_frame {
+    simple_promise promise;
+    awaitable_event *ev;         /* parameter */
+    awaitable_event_awaiter aw;  /* co_await *ev */
+} event_task_frame;
+
+static lockstep_coro *event_task_body(lockstep_coro *self)
+{
+    event_task_frame *f = (event_task_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        explore_note("the task body starts: co_await event");
+        self->resume_point = 1;
+        if (!awaitable_event_await_ready(f->ev, &f->aw) && awaitable_event_await_suspend(f->ev, &f->aw, self))
+            return NULL;
+        /* fall through */
+    case 1:
+        if (!g_fired)
+            explore_fail("continued before set", "the task body continued past its co_await on the event, which "
+                         "nobody had set");
+        ++g_ends[explore_self() == 0 ? 0 : 1];
+        simple_promise_return_value(&f->promise, task_value(42));
+        g_body_returned = true;
+        return simple_promise_final_suspend(&f->promise);
+    }
+    return NULL; /* not reached */
+}
+
+static void make_event_task(void)
+{
+    awaitable_event_init(&g_event);
+    explore_name(&g_event, "event");
+    simple_promise *p;
+    if (simple_promise_create(&p, sizeof(event_task_frame), event_task_body) != 0)
+        explore_fail("setup", "could not create the task");
+    ((event_task_frame *)p)->ev = &g_event;
+    simple_task_start(&g_task, p);
+    explore_name_coro(p, "task");
+    g_driver = NULL;
+    g_fired = false;
+    g_body_returned = false;
+}
+
+static void make_event_task_and_driver(void)
+{
+    make_event_task();
+    make_driver();
+}
+
+static void set_event(void)
+{
+    explore_note("set the event");
+    g_fired = true;
+    awaitable_event_set(&g_event);
+}
+
+static void check_event_driver(void)
+{
+    check_driver();
+    awaitable_event_destroy(&g_event);
+}
+
+static void reset_ends(void)
+{
+    memset(g_ends, 0, sizeof g_ends);
+}
+
+static void set_vs_lazy_await_summary(void)
+{
+    printf("explore: the body ended on the setter's thread in %ld schedules, on the awaiter's in %ld\n", g_ends[0],
+           g_ends[1]);
+    if (!g_ends[0] || !g_ends[1]) {
+        printf("explore: FAILED (coverage): the body should end on either thread\n");
+        exit(1);
+    }
+}
+
+static void release_unstarted(void)
+{
+    explore_note("release the task (never awaited: its body never runs)");
+    simple_task_release(&g_task);
+}
+
+static void check_never_ran(void)
+{
+    if (g_ends[0] + g_ends[1] || g_body_returned)
+        explore_fail("ran unawaited", "the body of a task released before any await ran");
+    awaitable_event_destroy(&g_event);
+}
+
+static void check_event_waited(void)
+{
+    check_waited();
+    awaitable_event_destroy(&g_event);
+}
+#define LAZY(fn) fn
+#else
+#define LAZY(fn) NULL /* the scenario is skipped before step 08 (min_step) */
+#endif
 
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "await_chain", .min_step = 1,
      .about = "T0 fires the trigger under a chain of 4 awaits: they complete in a row, in constant stack",
-     .nthreads = 1, .thread_names = {"completer"}, .threads = {complete}, .setup = make_chain,
+     .nthreads = 1, .thread_names = {"completer"}, .threads = {await_then_complete_chain}, .setup = make_chain,
      .check = check_chain},
     {.name = "completion_vs_await", .min_step = 1,
      .about = "the body completes on T0 while T1 awaits the task (ready, suspended and late paths)",
      .nthreads = 2, .thread_names = {"completer", "awaiter"}, .threads = {complete, await_task},
      .begin = reset_paths, .setup = make_task_and_driver, .check = check_driver,
-     .summary = completion_vs_await_summary},
+     .summary = completion_vs_await_summary, .max_step = 7,
+     .max_why = "a lazy task's body starts in the await, after the awaiter suspended: nothing to race"},
     {.name = "completion_vs_release", .min_step = 1,
      .about = "the body completes on T0 while T1 releases the task: the frame is freed once",
      .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete, release_task},
-     .setup = make_task, .check = check_nothing},
+     .setup = make_task, .check = check_nothing, .max_step = 7,
+     .max_why = "a lazy task released unawaited never runs (set_vs_release_unstarted)"},
     {.name = "await_then_destroy", .min_step = 3,
      .about = "T1 awaits and destroys the suspended awaiter (releasing the task), then T0 completes",
      .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_after_owner, owner_awaits_then_destroys},
-     .setup = make_task_and_driver, .check = check_destroyed},
+     .setup = make_task_and_driver, .check = check_destroyed, .max_step = 7,
+     .max_why = "a lazy task is released before its await or after it, never while its awaiter waits on its body"},
     {.name = "wait_vs_completion", .min_step = 1,
      .about = "T1 blocks in simple_task_wait while T0 completes the task",
      .nthreads = 2, .thread_names = {"completer", "waiter"}, .threads = {complete, wait_for_task},
-     .setup = make_task, .check = check_waited},
+     .setup = make_task, .check = check_waited, .max_step = 7,
+     .max_why = "the body starts in the wait, on the waiter's thread: a trigger fired from another thread could "
+                "fire before the body armed it (wait_vs_set)"},
+    {.name = "set_vs_lazy_await", .min_step = 8,
+     .about = "T1 awaits a lazy task (starting its body, which awaits an event) while T0 sets the event",
+     .nthreads = 2, .thread_names = {"setter", "awaiter"}, .threads = {LAZY(set_event), await_task},
+     .begin = LAZY(reset_ends), .setup = LAZY(make_event_task_and_driver), .check = LAZY(check_event_driver),
+     .summary = LAZY(set_vs_lazy_await_summary)},
+    {.name = "set_vs_release_unstarted", .min_step = 8,
+     .about = "T1 releases a lazy task nobody awaited while T0 sets the event its body would await",
+     .nthreads = 2, .thread_names = {"setter", "owner"}, .threads = {LAZY(set_event), LAZY(release_unstarted)},
+     .begin = LAZY(reset_ends), .setup = LAZY(make_event_task), .check = LAZY(check_never_ran)},
+    {.name = "wait_vs_set", .min_step = 8,
+     .about = "T1 blocks in simple_task_wait (which starts the body there) while T0 sets the event",
+     .nthreads = 2, .thread_names = {"setter", "waiter"}, .threads = {LAZY(set_event), wait_for_task},
+     .setup = LAZY(make_event_task), .check = LAZY(check_event_waited)},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

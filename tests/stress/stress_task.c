@@ -175,15 +175,17 @@ END_TEST
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {await_races_completion, 1, NULL, 0,
+        {await_races_completion, 1,
+         "a lazy task (step 08) cannot complete before its await: the awaiter is suspended before the body starts", 7,
          "await racing completion, a million times: one frame allocated and freed each time, the driver resumed "
          "once; both outcomes occur",
          "steps/02-atomic-handle/README.md, \"The idea\""},
-        {release_races_completion, 1, NULL, 0,
+        {release_races_completion, 1, "a lazy task (step 08) released unawaited never runs, so nothing completes it", 7,
          "release racing completion, a million times: whichever comes second frees the frame, once; both occur",
          "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
         {awaiter_released_then_completed, 3,
-         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)", 0,
+         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free); a lazy "
+         "task (step 08) is released before its await or after it, never while its awaiter waits on its body", 7,
          "an awaiter destroyed while suspended, its task completed on the other thread: the frame is freed, the "
          "awaiter never resumed",
          "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1)"},

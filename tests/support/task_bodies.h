@@ -6,11 +6,15 @@
  *     simple_task<int> triggered_task(trigger& t, int v) { co_await t; co_return v; }
  *
  * Compiled per step, against that step's task.h: the API is the same in
- * every step.
+ * every step but for await_suspend's shape, which task_await.h bridges.
  */
 #ifndef LOCKSTEP_TASK_BODIES_H
 #define LOCKSTEP_TASK_BODIES_H
 
+#include "task_await.h"
+
+#include "lockstep/alloc.h"
+#include "lockstep/executor.h"
 #include "lockstep/task.h"
 #include "lockstep/trigger.h"
 
@@ -81,6 +85,49 @@ static inline int triggered_task(simple_task *task, lockstep_trigger *trig, task
     return 0;
 }
 
+/* ---- hop_task: co_await executor; co_return result; ------------------------
+ * Completes on a worker of `ex`: the way to complete a task on another
+ * thread that works whether the task starts when created or when awaited
+ * (a trigger must be armed before another thread fires it). */
+
+typedef struct hop_task_frame {
+    simple_promise promise;
+    lockstep_executor *ex;         /* parameter */
+    task_result result;            /* parameter */
+    lockstep_executor_awaiter hop; /* co_await ex */
+} hop_task_frame;
+
+static inline lockstep_coro *hop_task_body(lockstep_coro *self)
+{
+    hop_task_frame *f = (hop_task_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (!lockstep_executor_await_ready(f->ex) && lockstep_executor_await_suspend(f->ex, &f->hop, self))
+            return NULL;
+        /* fall through */
+    case 1:
+        simple_promise_return_value(&f->promise, f->result);
+        return simple_promise_final_suspend(&f->promise);
+    }
+    return NULL; /* not reached: a finished task is never resumed */
+}
+
+/* Creates a task that hops to `ex` and completes there with `result`. 0 or
+ * ENOMEM. */
+static inline int hop_task(simple_task *task, lockstep_executor *ex, task_result result)
+{
+    simple_promise *p;
+    int err = simple_promise_create(&p, sizeof(hop_task_frame), hop_task_body);
+    if (err)
+        return err;
+    hop_task_frame *f = (hop_task_frame *)p;
+    f->ex = ex;
+    f->result = result;
+    simple_task_start(task, p);
+    return 0;
+}
+
 /* ---- a driver: a coroutine that awaits one task ---------------------------
  *
  *     driver(task) { result = co_await task; release(task); }
@@ -115,8 +162,9 @@ static inline lockstep_coro *driver_resume(lockstep_coro *self)
             f->path = PATH_READY;
         } else {
             f->path = PATH_SUSPENDED; /* written before self is published */
-            if (simple_task_await_suspend(&f->task, self))
-                return NULL;
+            lockstep_coro *next;
+            if (task_await_suspend(&f->task, self, &next))
+                return next; /* step 08: the task's body, started here */
             f->path = PATH_LATE; /* completed between await_ready and await_suspend */
         }
         /* fall through */
@@ -171,11 +219,12 @@ static void (*plus_one_on_resume)(void);
 static inline lockstep_coro *plus_one_body(lockstep_coro *self)
 {
     plus_one_frame *f = (plus_one_frame *)self;
+    lockstep_coro *next;
     switch (self->resume_point) {
     case 0:
         self->resume_point = 1;
-        if (!simple_task_await_ready(&f->inner) && simple_task_await_suspend(&f->inner, self))
-            return NULL;
+        if (!simple_task_await_ready(&f->inner) && task_await_suspend(&f->inner, self, &next))
+            return next;
         /* fall through */
     case 1: {
         if (plus_one_on_resume)
@@ -190,6 +239,17 @@ static inline lockstep_coro *plus_one_body(lockstep_coro *self)
     return NULL; /* not reached: a finished task is never resumed */
 }
 
+/* Destroys a plus_one frame: the parameter `inner` is released with it (a
+ * no-op once the body has released it). Step 08 calls it when the task is
+ * released, started or not; earlier steps free a finished frame themselves
+ * and never destroy one that holds its inner task. */
+static inline void plus_one_destroy(lockstep_coro *self)
+{
+    plus_one_frame *f = (plus_one_frame *)self;
+    simple_task_release(&f->inner);
+    lockstep_free(self);
+}
+
 /* Starts plus_one(inner) into *task; it owns inner from now on. ENOMEM:
  * nothing was created (inner is still the caller's). */
 static inline int plus_one(simple_task *task, simple_task inner)
@@ -198,6 +258,9 @@ static inline int plus_one(simple_task *task, simple_task inner)
     int err = simple_promise_create(&p, sizeof(plus_one_frame), plus_one_body);
     if (err)
         return err;
+#if TASK_IS_LAZY
+    p->coro.destroy = plus_one_destroy; /* released unstarted, it still owns inner */
+#endif
     ((plus_one_frame *)p)->inner = inner;
     simple_task_start(task, p);
     return 0;

@@ -11,6 +11,7 @@
 #include "task_bodies.h"
 
 #include "lockstep/alloc.h"
+#include "lockstep/executor.h"
 #include "lockstep/task.h"
 #include "lockstep/trigger.h"
 
@@ -131,7 +132,20 @@ START_TEST(deep_await_chain)
     g_highest_sp = 0;
     g_chain_resumes = 0;
     plus_one_on_resume = record_stack_depth;
+#if TASK_IS_LAZY
+    /* Nothing has run yet. A driver's await of the outermost starts the
+     * chain inwards (each await hands over to its inner task, through the
+     * trampoline) down to the trigger; firing it unwinds the chain. */
+    driver_frame *d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
+    ck_assert_int_eq(g_chain_resumes, 0);
     lockstep_trigger_fire(&trig);
+    ck_assert_int_eq(d->finished, 1);
+    task_result r = d->result;
+    lockstep_coro_destroy(&d->coro);
+#else
+    lockstep_trigger_fire(&trig);
+#endif
     plus_one_on_resume = NULL;
     ck_assert_msg(g_chain_resumes == CHAIN_DEPTH, "expected %d awaiters resumed in a chain, %zu were", CHAIN_DEPTH,
                   g_chain_resumes);
@@ -139,11 +153,13 @@ START_TEST(deep_await_chain)
                   "resuming %d awaiters in a row used %lu bytes of stack: they nest", CHAIN_DEPTH,
                   (unsigned long)(g_highest_sp - g_lowest_sp));
 
+#if !TASK_IS_LAZY
     ck_assert(simple_task_await_ready(&t));
     task_result r = simple_task_await_resume(&t);
+    simple_task_release(&t);
+#endif
     ck_assert_int_eq(r.error, 0);
     ck_assert_int_eq(r.value, CHAIN_DEPTH);
-    simple_task_release(&t);
 }
 END_TEST
 
@@ -165,9 +181,12 @@ START_TEST(alloc_failure_creates_nothing)
 
     /* the next attempt works: nothing was left wedged */
     ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), 0);
+    driver_frame *d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
     lockstep_trigger_fire(&trig);
-    ck_assert_int_eq(simple_task_await_resume(&t).value, 1);
-    simple_task_release(&t);
+    ck_assert_int_eq(d->finished, 1);
+    ck_assert_int_eq(d->result.value, 1);
+    lockstep_coro_destroy(&d->coro);
 }
 END_TEST
 
@@ -492,6 +511,7 @@ START_TEST(release_then_completion_across_threads)
 END_TEST
 
 /* ---- simple_task_wait: a plain thread blocks on a task ---------------------- */
+#if !TASK_IS_LAZY
 typedef struct delayed_fire {
     lockstep_trigger *trig;
     atomic_uint *started;
@@ -505,6 +525,7 @@ static void *fire_later(void *arg)
     lockstep_trigger_fire(df->trig);
     return NULL;
 }
+#endif
 
 START_TEST(wait_blocks_until_complete)
 {
@@ -513,6 +534,15 @@ START_TEST(wait_blocks_until_complete)
     ck_assert_int_eq(simple_task_wait(&t).value, 21); /* already complete */
     simple_task_release(&t);
 
+#if TASK_IS_LAZY
+    /* The body starts in the wait, here, and completes on a worker: a
+     * trigger fired from another thread could fire before the body armed it. */
+    lockstep_executor ex;
+    ck_assert_int_eq(lockstep_executor_init(&ex, 1), 0);
+    ck_assert_int_eq(hop_task(&t, &ex, task_value(22)), 0);
+    task_result r = simple_task_wait(&t);
+    lockstep_executor_destroy(&ex);
+#else
     lockstep_trigger trig;
     lockstep_trigger_init(&trig);
     ck_assert_int_eq(triggered_task(&t, &trig, task_value(22)), 0);
@@ -524,16 +554,186 @@ START_TEST(wait_blocks_until_complete)
     race_wait_for(&started, 1);
     task_result r = simple_task_wait(&t);
     pthread_join(th, NULL);
+#endif
     ck_assert_int_eq(r.error, 0);
     ck_assert_int_eq(r.value, 22);
     simple_task_release(&t);
 }
 END_TEST
 
+/* ---- what a lazy task adds (step 08) ---------------------------------------- */
+
+/* A body that counts its runs: co_return 5; */
+typedef struct counted_frame {
+    simple_promise promise;
+    int *runs; /* parameter: outlives the frame */
+} counted_frame;
+
+static lockstep_coro *counted_body(lockstep_coro *self)
+{
+    counted_frame *f = (counted_frame *)self;
+    ++*f->runs;
+    simple_promise_return_value(&f->promise, task_value(5));
+    return simple_promise_final_suspend(&f->promise);
+}
+
+static int counted_task(simple_task *task, int *runs)
+{
+    simple_promise *p;
+    int err = simple_promise_create(&p, sizeof(counted_frame), counted_body);
+    if (err)
+        return err;
+    ((counted_frame *)p)->runs = runs;
+    simple_task_start(task, p);
+    return 0;
+}
+
+START_TEST(never_started_if_never_awaited)
+{
+    lockstep_trigger trig;
+    lockstep_trigger_init(&trig);
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), 0);
+    ck_assert_msg(trig.waiter == NULL, "creating a lazy task ran its body: it armed the trigger");
+    int runs = 0;
+    simple_task c = {0};
+    ck_assert_int_eq(counted_task(&c, &runs), 0);
+    simple_task_release(&t);
+    simple_task_release(&c);
+    ck_assert_msg(runs == 0 && trig.waiter == NULL, "releasing a task that was never awaited ran its body (%d runs)",
+                  runs);
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_msg(after.allocs - before.allocs == 2 && after.frees - before.frees == 2,
+                  "expected the release to free each unstarted frame once: 2 allocations, 2 frees; got %llu and %llu",
+                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
+}
+END_TEST
+
+START_TEST(started_exactly_once)
+{
+    int runs = 0;
+    simple_task t = {0};
+    ck_assert_int_eq(counted_task(&t, &runs), 0);
+    ck_assert_int_eq(runs, 0);
+    int driver_resumes = 0;
+    driver_frame *d = driver_new(t);
+    d->resumes = &driver_resumes;
+    lockstep_coro_resume(&d->coro);
+    ck_assert_msg(runs == 1 && d->finished == 1 && driver_resumes == 1,
+                  "expected the await to run the body once and continue the awaiter once; the body ran %d times, "
+                  "the awaiter continued %d times",
+                  runs, driver_resumes);
+    ck_assert_int_eq(d->result.value, 5);
+    ck_assert_int_eq(d->path, PATH_SUSPENDED); /* the awaiter suspends before the body starts */
+    lockstep_coro_destroy(&d->coro);
+    ck_assert_int_eq(runs, 1);
+
+    /* the same through simple_task_wait */
+    ck_assert_int_eq(counted_task(&t, &runs), 0);
+    ck_assert_int_eq(simple_task_wait(&t).value, 5);
+    simple_task_release(&t);
+    ck_assert_int_eq(runs, 2);
+}
+END_TEST
+
+/* plus_one(plus_one(ready)) released before anyone awaits it: the outer
+ * frame is freed without running and releases the inner task it owns. */
+START_TEST(released_unstarted_leaks_nothing)
+{
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(ready_task(&t, task_value(1)), 0);
+    for (int i = 0; i < 2; ++i) {
+        simple_task outer = {0};
+        ck_assert_int_eq(plus_one(&outer, t), 0);
+        t = outer;
+    }
+    g_chain_resumes = 0;
+    plus_one_on_resume = record_stack_depth;
+    simple_task_release(&t);
+    plus_one_on_resume = NULL;
+    ck_assert_msg(g_chain_resumes == 0, "releasing an unstarted task ran a body");
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_msg(after.allocs - before.allocs == 3 && after.frees - before.frees == 3,
+                  "expected the release to free the three frames (the outer task owns the inner ones); got %llu "
+                  "allocations and %llu frees",
+                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
+}
+END_TEST
+
+/* 1,000,000 lazy awaits: the await of the outermost hands over inwards a
+ * million times and the completions hand back outwards a million times, all
+ * through the trampoline. Nested calls would need a million stack frames
+ * (the 8 MiB stack holds about 8 bytes per level): it would crash. */
+#define LAZY_CHAIN_DEPTH 1000000
+
+START_TEST(lazy_chain_million)
+{
+    simple_task t = {0};
+    ck_assert_int_eq(ready_task(&t, task_value(0)), 0);
+    for (int i = 0; i < LAZY_CHAIN_DEPTH; ++i) {
+        simple_task outer = {0};
+        ck_assert_int_eq(plus_one(&outer, t), 0);
+        t = outer;
+    }
+    ck_assert_int_eq(lockstep_alloc_live(), LAZY_CHAIN_DEPTH + 1);
+    g_lowest_sp = UINTPTR_MAX;
+    g_highest_sp = 0;
+    g_chain_resumes = 0;
+    plus_one_on_resume = record_stack_depth;
+    driver_frame *d = driver_new(t);
+    lockstep_coro_resume(&d->coro);
+    plus_one_on_resume = NULL;
+    ck_assert_msg(d->finished == 1 && g_chain_resumes == LAZY_CHAIN_DEPTH,
+                  "expected %d links to continue and the driver to finish once; %zu continued, it finished %d times",
+                  LAZY_CHAIN_DEPTH, g_chain_resumes, d->finished);
+    ck_assert_msg(g_highest_sp - g_lowest_sp < 1024, "the chain used %lu bytes of stack: the hand-overs nest",
+                  (unsigned long)(g_highest_sp - g_lowest_sp));
+    ck_assert_int_eq(d->result.value, LAZY_CHAIN_DEPTH);
+    lockstep_coro_destroy(&d->coro);
+}
+END_TEST
+
+/* Building a lazy chain fails half-way: the failed link creates nothing, the
+ * caller still owns the chain so far, and releasing it frees every frame
+ * without running a body. */
+START_TEST(alloc_failure_leaves_nothing)
+{
+    lockstep_alloc_counts before = lockstep_alloc_totals();
+    simple_task t = {0};
+    ck_assert_int_eq(ready_task(&t, task_value(0)), 0);
+    int made = 0, err = 0;
+    lockstep_alloc_fail_nth(4); /* the 4th allocation from now: the 4th link */
+    while (!err && made < 10) {
+        simple_task outer = {0};
+        err = plus_one(&outer, t);
+        if (!err) {
+            t = outer;
+            ++made;
+        } else {
+            ck_assert_ptr_null(outer.m_promise);
+        }
+    }
+    ck_assert_int_eq(err, ENOMEM);
+    ck_assert_int_eq(made, 3);
+    ck_assert_int_eq(lockstep_alloc_live(), made + 1);
+    g_chain_resumes = 0;
+    plus_one_on_resume = record_stack_depth;
+    simple_task_release(&t);
+    plus_one_on_resume = NULL;
+    ck_assert_int_eq(g_chain_resumes, 0);
+    lockstep_alloc_counts after = lockstep_alloc_totals();
+    ck_assert_uint_eq(after.allocs - before.allocs, (unsigned)made + 1);
+    ck_assert_uint_eq(after.frees - before.frees, (unsigned)made + 1);
+    ck_assert_uint_eq(after.failures - before.failures, 1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {ready_path, 1, NULL, 0, "a task that completed before the await is not suspended on, and gives its result",
+        {ready_path, 1, "a lazy task has not run before its await, so an await never finds it completed", 7, "a task that completed before the await is not suspended on, and gives its result",
          "steps/01-mutex/README.md, \"The idea\""},
         {suspend_path, 1, NULL, 0,
          "an await of an unfinished task suspends, and the completion resumes the awaiter once, with the result",
@@ -547,37 +747,56 @@ int main(int argc, char **argv)
         {alloc_failure_creates_nothing, 1, NULL, 0,
          "a failed frame allocation returns ENOMEM and creates, runs and leaks nothing",
          "steps/01-mutex/README.md, \"From C++ to C\""},
-        {release_before_completion, 1, NULL, 0,
+        {release_before_completion, 1, "a lazy task released before its await never runs (never_started_if_never_awaited)", 7,
          "releasing an unfinished task keeps its frame until the body finishes, which then frees it",
          "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
-        {release_after_completion, 1, NULL, 0, "the frame of a finished task is freed by its release, once",
+        {release_after_completion, 1, "a lazy task cannot complete unawaited (never_started_if_never_awaited)", 7, "the frame of a finished task is freed by its release, once",
          "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
-        {late_completion, 1, NULL, 0,
+        {late_completion, 1, "a lazy task cannot complete between await_ready and await_suspend: it starts in await_suspend", 7,
          "the late path: the task completes between await_ready and await_suspend; the awaiter continues at once "
          "and the frame is freed exactly once",
          "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1, its consequence: the late path)"},
-        {completion_races_await, 1, NULL, 0,
+        {completion_races_await, 1, "a lazy task's completion cannot race its await: the awaiter is suspended before the body starts", 7,
          "completion racing the await on two threads: no lost wake-up, no double resume, both outcomes occur",
          "steps/02-atomic-handle/README.md, \"The idea\""},
         {awaiter_released_while_suspended, 3,
-         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free)", 0,
+         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free); "
+         "from step 08 a task is released only before its await or after it (no awaiter waits on a running body)", 7,
          "an awaiter destroyed while suspended releases the task; the task's frame lives until its body finishes, "
          "which frees it and resumes nobody",
          "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1)"},
-        {late_path_across_threads, 1, NULL, 0,
+        {late_path_across_threads, 1, "a lazy task has no late path: it starts in await_suspend", 7,
          "the late path with the completion on another thread: await_suspend's acquire orders the result before "
          "its read (under ThreadSanitizer: every run)",
          "steps/03-no-refcount/README.md, \"Memory orders\""},
-        {suspend_path_across_threads, 1, NULL, 0,
+        {suspend_path_across_threads, 1, "a lazy task has no atomic that orders the hand-over: the body starts on the awaiting thread, and whatever resumes it elsewhere orders it (wait_blocks_until_complete crosses threads)", 7,
          "the suspend path with the resumption on another thread: await_suspend's release publishes the awaiter's "
          "frame (under ThreadSanitizer: every run)",
          "steps/02-atomic-handle/README.md, \"Memory orders\""},
-        {release_then_completion_across_threads, 1, NULL, 0,
+        {release_then_completion_across_threads, 1, "a lazy task released before its await never runs, so no completion frees it", 7,
          "release before completion, the completion on another thread frees the frame: abandon()'s release "
          "orders the release before that free (under ThreadSanitizer: every run)",
          "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1, the order)"},
         {wait_blocks_until_complete, 1, NULL, 0, "simple_task_wait blocks a plain thread until the task completes",
          "steps/01-mutex/README.md, \"From C++ to C\""},
+        {never_started_if_never_awaited, 8, "tasks start when created before step 08", 0,
+         "a lazy task's body does not run at its creation, nor at its release if it was never awaited; the "
+         "release frees its frame",
+         "steps/08-lazy-task/README.md, \"The idea\""},
+        {started_exactly_once, 8, "tasks start when created before step 08", 0,
+         "the first await runs the body once, after the awaiter is suspended; so does simple_task_wait",
+         "steps/08-lazy-task/README.md, \"The idea\""},
+        {released_unstarted_leaks_nothing, 8, "tasks start when created before step 08", 0,
+         "releasing an unstarted task frees its frame and what its parameters own, running nothing",
+         "steps/08-lazy-task/README.md, \"What a lazy task gives up\""},
+        {lazy_chain_million, 8, "tasks start when created before step 08 (deep_await_chain covers them)", 0,
+         "1,000,000 awaits hand over inwards and back outwards at one stack depth: await_suspend returns the body "
+         "to the trampoline",
+         "steps/08-lazy-task/README.md, \"The idea\""},
+        {alloc_failure_leaves_nothing, 8, "tasks start when created before step 08 (alloc_failure_creates_nothing)", 0,
+         "a failed allocation while building a chain of lazy tasks creates nothing, and releasing the chain "
+         "frees every frame without running it",
+         "steps/08-lazy-task/README.md, \"What a lazy task gives up\""},
     };
     return lockstep_check_main("task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

@@ -63,7 +63,7 @@ static void *backlog_thread(void *arg)
     g_highest_sp = 0;
     lockstep_trigger_fire(&gate);
     run->spread = (unsigned long)(g_highest_sp - g_lowest_sp);
-    if (simple_task_await_ready(&t)) {
+    if (task_has_completed(&t)) {
         task_result r = simple_task_await_resume(&t);
         run->last_value = (int)r.value;
         run->last_error = r.error;
@@ -202,7 +202,7 @@ static void *awaiter_chain_thread(void *arg)
         simple_task_release(&second_task);
     }
     lockstep_trigger_fire(&trig);
-    run->value = simple_task_await_ready(&t) ? (int)simple_task_await_resume(&t).value : -1;
+    run->value = task_has_completed(&t) ? (int)simple_task_await_resume(&t).value : -1;
     simple_task_release(&t);
     run->made = 0;
     for (size_t i = 0; i < k; ++i) {

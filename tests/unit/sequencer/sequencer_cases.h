@@ -52,7 +52,7 @@ static inline simple_task queue_op(task_sequencer *seq, seq_op *op)
 /* The result of a task that must have completed; releases it. */
 static inline task_result take_result(simple_task *t, const char *what)
 {
-    ck_assert_msg(simple_task_await_ready(t), "%s: the task has not completed", what);
+    ck_assert_msg(task_has_completed(t), "%s: the task has not completed", what);
     task_result r = simple_task_await_resume(t);
     simple_task_release(t);
     return r;
