@@ -202,5 +202,10 @@ void explore_install_crash_handlers(void);
 void explore_schedule_id(char *buf, size_t size); /* its id, as --replay takes it */
 void explore_trace_print(void);                   /* its trace, as a failure prints it */
 void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */
+/* Whether the schedule that just ran made an execution (what each load read,
+ * the modification orders: execution.c) no earlier schedule of this round
+ * made; asked again in the same schedule, the same answer. */
+bool explore_execution_is_new(void);
+long explore_executions(void); /* distinct executions of the last round */
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -216,6 +216,13 @@ bool path_replay(const char *id); /* false if id does not parse */
 bool path_replaying(void);
 void path_replay_report(void);    /* after a replay: whether the id and the schedule ended together */
 
+/* ---- execution.c: which schedules made the same execution ----------------- */
+
+uint64_t execution_signature(void); /* the schedule so far, reduced to its execution */
+void execution_reset(void);         /* before a round: no execution seen */
+void execution_begin_schedule(void);
+long execution_count(void);         /* distinct executions this round */
+
 /* ---- thread.c: the threads and their turns ------------------------------- */
 
 int thread_self(void);

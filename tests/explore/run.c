@@ -26,6 +26,7 @@ static long g_schedules;   /* run so far, over every round: the failure report s
 static bool g_truncated;   /* some load could have read a store older than the history kept */
 
 long run_schedules(void) { return g_schedules; }
+long explore_executions(void) { return execution_count(); }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
 bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
@@ -54,11 +55,13 @@ static void run_once(const explore_scenario *s)
     location_reset();
     datarace_reset(s->on_race);
     path_begin_schedule();
+    execution_begin_schedule();
     thread_setup(s);
     s->setup();
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
     s->check();
+    explore_execution_is_new(); /* counted, if the check did not ask already */
     alloc_check_leaks();
     g_truncated |= location_truncated();
     thread_end_schedule();
@@ -68,6 +71,7 @@ static void run_once(const explore_scenario *s)
 static long round_of(const explore_scenario *s, int bound)
 {
     path_begin_round(bound);
+    execution_reset();
     g_truncated = false;
     if (s->begin)
         s->begin();
