@@ -88,15 +88,15 @@ int main(int argc, char **argv)
     fflush(stdout);
     long n = explore_run(s, program, bound, bound_is_hard, replay);
     long e = explore_executions();
-    if (!replay && explore_exhaustive() && s->exhaustive && !bound_is_hard)
-        printf("explore: %ld execution%s in %ld schedule%s, every interleaving (exhaustive, with no bound), every "
-               "one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    if (!replay && explore_exhaustive() && !bound_is_hard)
+        printf("explore: %ld execution%s, %ld schedule%s explored (partial-order reduced: every execution, with no "
+               "bound), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s");
     else if (!replay && explore_exhaustive())
-        printf("explore: %ld execution%s in %ld schedule%s, every interleaving (exhaustive: none needs more than %d "
-               "preemption%s), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s", explore_bound(),
-               explore_bound() == 1 ? "" : "s");
+        printf("explore: %ld execution%s, %ld schedule%s explored, every interleaving (exhaustive: none needs more "
+               "than %d preemption%s), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s",
+               explore_bound(), explore_bound() == 1 ? "" : "s");
     else if (!replay)
-        printf("explore: %ld executions in %ld schedules, every one with at most %d preemption%s (bounded: "
+        printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
     return 0;

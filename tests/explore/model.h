@@ -198,6 +198,23 @@ bool weaken_add(const char *spec, char *why, size_t size);
 int weaken_order(const explore_site *site, int order); /* the order it runs with */
 void weaken_args(char *buf, size_t size);             /* " --weaken ..." for the replay line */
 
+/* ---- step.c: which steps commute ------------------------------------------ */
+
+/* What a thread's next step touches: the operation it waits at. */
+enum step_kind {
+    STEP_ATOMIC, /* an atomic operation on obj */
+    STEP_FENCE,  /* atomic_thread_fence: only its own thread's, unless seq_cst */
+    STEP_SYNC,   /* a mutex or condition-variable call */
+    STEP_ANY,    /* unknown: a thread's start, a wait on a scenario's predicate */
+};
+typedef struct step {
+    enum step_kind kind;
+    const volatile void *obj;
+    bool writes; /* it may store (a read-modify-write or compare-exchange may) */
+    bool sc;     /* seq_cst */
+} step;
+bool step_dependent(const step *a, const step *b);
+
 /* ---- path.c: the decision tree and schedule ids -------------------------- */
 
 enum branch_kind { BRANCH_THREAD, BRANCH_READ };
@@ -205,8 +222,15 @@ enum branch_kind { BRANCH_THREAD, BRANCH_READ };
  * that can go, or the stores a load may read, bit 0 the newest), the
  * default `fallback`, and what each choice costs (path.c). Returns the choice. */
 int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: see path_error */
+/* Which of the enabled threads goes next (a decision if two or more can):
+ * steps[t] is thread t's next step, for the reduction. -1: see path_error. */
+int path_schedule(unsigned enabled, int current, const step *steps);
 const char *path_error(void);
-void path_begin_round(int bound);
+/* A round: every schedule within the bound; reduce: with sleep sets (step.c),
+ * sound only with no bound (an equivalent schedule may cost more). */
+void path_begin_round(int bound, bool reduce);
+bool path_reduced(void);   /* this round is reduced */
+long path_blocked(void);   /* schedules of this round that were repeats, cut off (sleep-set blocked) */
 void path_begin_schedule(void);
 bool path_next(void);      /* after a schedule: set up the next one; false when none is left */
 bool path_pruned(void);    /* this round skipped a schedule for the bound */
@@ -228,7 +252,7 @@ long execution_count(void);         /* distinct executions this round */
 int thread_self(void);
 int thread_count(void);
 const char *thread_name(int thread);
-void thread_wait_turn(int self);  /* a scheduling point: wait until the scheduler names self */
+void thread_wait_turn(int self, step next); /* a scheduling point: wait until the scheduler names self */
 /* What keeps a thread from running, set before thread_wait_turn (mutex.c). */
 void thread_wants(int self, pthread_mutex_t *m);                 /* its next operation locks m */
 void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthread_cond_wait */

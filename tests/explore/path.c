@@ -41,7 +41,7 @@
 typedef struct decision {
     enum branch_kind kind;
     unsigned options;  /* threads that could go; the stores a load may read (bit 0: the newest) */
-    unsigned tried;    /* options already explored from here */
+    unsigned tried;    /* options already explored from here, or asleep (never to be) */
     int chosen;
     int current;       /* the thread that reached the point (EXPLORE_MAIN at the start) */
     int cost;          /* preemptions and stale reads in the schedule before this decision */
@@ -54,6 +54,19 @@ static int g_prefix;   /* the first g_prefix decisions are replayed */
 static int g_bound = 2;
 static bool g_pruned;  /* a schedule was skipped for the bound */
 static char g_error[200];
+
+/* The reduction (sleep sets): g_sleep holds the threads whose next step
+ * the search has already explored from an equivalent state (step.c says
+ * which steps commute). A thread stays asleep while the steps taken are
+ * independent of its own: running it now would only reorder commuting
+ * steps of a schedule already explored. When every thread that could go is
+ * asleep, this schedule repeats an execution already explored: it is
+ * *blocked*, runs to its end (its threads cannot be stopped midway) and
+ * opens no new branch. */
+static bool g_reduce;
+static unsigned g_sleep;
+static bool g_blocked;
+static long g_nblocked;
 
 /* --replay: the id's choices of each kind, and how many of each are used. */
 static bool g_replay;
@@ -76,7 +89,9 @@ static int fallback(enum branch_kind kind, unsigned options, int current)
 
 const char *path_error(void) { return g_error; }
 
-int path_branch(enum branch_kind kind, unsigned options, int current)
+/* A decision among options; asleep: options the reduction rules out here,
+ * marked tried so that path_next never takes them. */
+static int branch(enum branch_kind kind, unsigned options, int current, unsigned asleep)
 {
     if (g_depth >= MAX_DECISIONS) {
         snprintf(g_error, sizeof g_error, "more than %d decisions in one schedule: is the scenario looping?",
@@ -84,7 +99,8 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
         return -1;
     }
     decision *d = &g_path[g_depth];
-    int dflt = fallback(kind, options, current);
+    unsigned awake = options & ~asleep;
+    int dflt = fallback(kind, awake ? awake : options, current);
     if (g_replay) {
         int c = g_used[kind] < g_nwanted[kind] ? g_wanted[kind][g_used[kind]++] : dflt;
         *d = (decision){kind, options, 0, c, current, 0};
@@ -92,7 +108,9 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
     } else {
-        *d = (decision){kind, options, 1u << dflt, dflt, current, 0};
+        /* blocked: a repeat, nothing below it is explored */
+        unsigned tried = g_blocked ? options : (1u << dflt) | asleep;
+        *d = (decision){kind, options, tried, dflt, current, 0};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
@@ -108,15 +126,55 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
     return d->chosen;
 }
 
-void path_begin_round(int bound)
+int path_branch(enum branch_kind kind, unsigned options, int current)
+{
+    return branch(kind, options, current, 0);
+}
+
+/* After thread c was chosen: the sleeping threads, and the ones already
+ * explored at this decision (tried), whose next step commutes with c's
+ * stay asleep; the others wake. */
+static void sleep_after(int c, unsigned tried, const step *steps)
+{
+    unsigned candidates = (g_sleep | tried) & ~(1u << c), next = 0;
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
+        if ((candidates & (1u << t)) && !step_dependent(&steps[t], &steps[c]))
+            next |= 1u << t;
+    g_sleep = next;
+}
+
+int path_schedule(unsigned enabled, int current, const step *steps)
+{
+    unsigned asleep = g_reduce ? g_sleep & enabled : 0;
+    if (asleep == enabled)
+        asleep = 0, g_blocked = g_reduce;
+    int c = __builtin_ctz(enabled);
+    unsigned tried = 0;
+    if (enabled & (enabled - 1)) { /* two or more: a decision */
+        c = branch(BRANCH_THREAD, enabled, current, asleep);
+        if (c < 0)
+            return -1;
+        tried = g_path[g_depth - 1].tried & enabled;
+    }
+    if (g_reduce && !g_blocked)
+        sleep_after(c, tried, steps);
+    return c;
+}
+
+void path_begin_round(int bound, bool reduce)
 {
     g_bound = bound;
+    g_reduce = reduce && !g_replay;
     g_pruned = false;
     g_prefix = 0;
+    g_nblocked = 0;
 }
 
 void path_begin_schedule(void)
 {
+    g_nblocked += g_blocked;
+    g_sleep = 0;
+    g_blocked = false;
     g_depth = 0;
     g_used[BRANCH_THREAD] = g_used[BRANCH_READ] = 0;
 }
@@ -143,6 +201,8 @@ bool path_next(void)
 }
 
 bool path_pruned(void) { return g_pruned; }
+bool path_reduced(void) { return g_reduce; }
+long path_blocked(void) { return g_nblocked + g_blocked; }
 int path_bound(void) { return g_bound; }
 bool path_replaying(void) { return g_replay; }
 

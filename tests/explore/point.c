@@ -105,11 +105,20 @@ static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
     return true;
 }
 
+/* What the operation touches, for the search's reduction (step.c): the
+ * orders as written, which --weaken can only weaken. */
+static step step_of(const explore_atomic_op *op)
+{
+    bool sc = op->order == memory_order_seq_cst ||
+              (op->site->call == EXPLORE_CAS && op->failure == memory_order_seq_cst);
+    return (step){.kind = STEP_ATOMIC, .obj = op->obj, .writes = op->site->call != EXPLORE_LOAD, .sc = sc};
+}
+
 uintptr_t explore_atomic(const explore_atomic_op *op)
 {
     int self = thread_self();
     if (self != EXPLORE_MAIN)
-        thread_wait_turn(self);
+        thread_wait_turn(self, step_of(op));
     alloc_check_use(self, op->obj, "does the atomic operation at", op->site, "on");
 
     event *e = event_new(EV_ATOMIC, self, op->site);
@@ -149,7 +158,7 @@ void explore_fence(const explore_site *site, int order)
 {
     int self = thread_self();
     if (self != EXPLORE_MAIN)
-        thread_wait_turn(self);
+        thread_wait_turn(self, (step){.kind = STEP_FENCE, .sc = order == memory_order_seq_cst});
     event *e = event_new(EV_FENCE, self, site);
     e->written = order;
     e->order = weaken_order(site, order);
