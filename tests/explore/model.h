@@ -139,6 +139,7 @@ void clock_thread_join(int thread);
 /* ---- location.c: atomic locations, coherence, release sequences ------------ */
 
 void location_reset(void);
+bool location_c11(void); /* --model c11 */
 bool location_truncated(void); /* a load could have read a store older than the history kept */
 /* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
  * set) may go: which store it reads, where its store goes in modification
@@ -211,9 +212,15 @@ typedef struct step {
     enum step_kind kind;
     const volatile void *obj;
     bool writes; /* it may store (a read-modify-write or compare-exchange may) */
+    bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange) */
     bool sc;     /* seq_cst */
 } step;
-bool step_dependent(const step *a, const step *b);
+/* What running step `ran` does to a thread asleep before step `asleep`:
+ * nothing, wakes it, or limits its read to stores made since it fell
+ * asleep. free_mo: RC11's free modification order (step.c says why it
+ * matters; not under --model c11). */
+enum step_effect { STEP_KEEP, STEP_LIMIT, STEP_WAKE };
+enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo);
 
 /* ---- path.c: the decision tree and schedule ids -------------------------- */
 
@@ -224,11 +231,15 @@ enum branch_kind { BRANCH_THREAD, BRANCH_READ };
 int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: see path_error */
 /* Which of the enabled threads goes next (a decision if two or more can):
  * steps[t] is thread t's next step, for the reduction. -1: see path_error. */
-int path_schedule(unsigned enabled, int current, const step *steps);
+int path_schedule(unsigned enabled, int current, const step *steps, int now);
+/* The read choices of the operation about to run, given the stores'
+ * events (reads_from[c] for choice c): a choice the reduction rules out
+ * is never taken. Like path_branch otherwise. */
+int path_read(unsigned options, int current, const int *reads_from);
 const char *path_error(void);
 /* A round: every schedule within the bound; reduce: with sleep sets (step.c),
  * sound only with no bound (an equivalent schedule may cost more). */
-void path_begin_round(int bound, bool reduce);
+void path_begin_round(int bound, bool reduce, bool free_mo);
 bool path_reduced(void);   /* this round is reduced */
 long path_blocked(void);   /* schedules of this round that were repeats, cut off (sleep-set blocked) */
 void path_begin_schedule(void);

@@ -45,6 +45,7 @@ typedef struct decision {
     int chosen;
     int current;       /* the thread that reached the point (EXPLORE_MAIN at the start) */
     int cost;          /* preemptions and stale reads in the schedule before this decision */
+    unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
 } decision;
 
 #define MAX_DECISIONS 512
@@ -55,16 +56,18 @@ static int g_bound = 2;
 static bool g_pruned;  /* a schedule was skipped for the bound */
 static char g_error[200];
 
-/* The reduction (sleep sets): g_sleep holds the threads whose next step
- * the search has already explored from an equivalent state (step.c says
- * which steps commute). A thread stays asleep while the steps taken are
- * independent of its own: running it now would only reorder commuting
- * steps of a schedule already explored. When every thread that could go is
- * asleep, this schedule repeats an execution already explored: it is
- * *blocked*, runs to its end (its threads cannot be stopped midway) and
- * opens no new branch. */
-static bool g_reduce;
-static unsigned g_sleep;
+/* The reduction (sleep sets, step.c): a thread is *asleep* when the search
+ * has already explored its next step from an equivalent state, and stays
+ * so while the steps taken commute with its own. When every thread that
+ * could go is asleep, this schedule repeats an execution already explored:
+ * it is *blocked*, runs to its end (its threads cannot be stopped midway)
+ * and opens no new branch. A *limited* thread may go, but its read must
+ * read a store made since it fell asleep (event g_mark[t] or later): what
+ * it could read before was explored then. */
+static bool g_reduce, g_free_mo;
+static unsigned g_sleep, g_limited;
+static int g_mark[EXPLORE_MAX_THREADS];
+static int g_floor; /* the running operation's oldest store it may read (an event index), -1 any */
 static bool g_blocked;
 static long g_nblocked;
 
@@ -83,7 +86,7 @@ static int cost(const decision *d, int c)
 static int fallback(enum branch_kind kind, unsigned options, int current)
 {
     if (kind == BRANCH_READ)
-        return 0;
+        return __builtin_ctz(options);
     return (options & (1u << current)) ? current : __builtin_ctz(options);
 }
 
@@ -103,14 +106,16 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     int dflt = fallback(kind, awake ? awake : options, current);
     if (g_replay) {
         int c = g_used[kind] < g_nwanted[kind] ? g_wanted[kind][g_used[kind]++] : dflt;
-        *d = (decision){kind, options, 0, c, current, 0};
+        *d = (decision){kind, options, 0, c, current, 0, options};
     } else if (g_depth < g_prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
     } else {
         /* blocked: a repeat, nothing below it is explored */
         unsigned tried = g_blocked ? options : (1u << dflt) | asleep;
-        *d = (decision){kind, options, tried, dflt, current, 0};
+        /* a reduced round tries another thread only where a race asks (dpor_race) */
+        unsigned backtrack = g_reduce && kind == BRANCH_THREAD ? 1u << dflt : options;
+        *d = (decision){kind, options, tried, dflt, current, 0, backtrack};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
@@ -131,40 +136,133 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
     return branch(kind, options, current, 0);
 }
 
-/* After thread c was chosen: the sleeping threads, and the ones already
- * explored at this decision (tried), whose next step commutes with c's
- * stay asleep; the others wake. */
-static void sleep_after(int c, unsigned tried, const step *steps)
+/* After thread c was chosen: the threads asleep or limited before, and
+ * those explored already at this decision (explored: they fall asleep
+ * now), each as c's step leaves it (step.c). */
+static void sleep_after(int c, unsigned explored, const step *steps, int now)
 {
-    unsigned candidates = (g_sleep | tried) & ~(1u << c), next = 0;
-    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
-        if ((candidates & (1u << t)) && !step_dependent(&steps[t], &steps[c]))
-            next |= 1u << t;
-    g_sleep = next;
+    unsigned sleep = 0, limited = 0;
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t) {
+        unsigned bit = 1u << t;
+        if (t == c || !((g_sleep | g_limited | explored) & bit))
+            continue;
+        bool asleep = (explored | g_sleep) & bit;
+        if (explored & bit)
+            g_mark[t] = now;
+        switch (step_effect(&steps[c], &steps[t], g_free_mo)) {
+        case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
+        case STEP_LIMIT: limited |= bit; break;
+        case STEP_WAKE: break;
+        }
+    }
+    g_floor = (g_limited & (1u << c)) ? g_mark[c] : -1;
+    g_sleep = sleep;
+    g_limited = limited;
 }
 
-int path_schedule(unsigned enabled, int current, const step *steps)
+/* ---- the races: where the reduced search must try another order ---------------------- */
+
+/* The steps of this schedule, each with the vector clock of the order that
+ * dependence and program order make (Mazurkiewicz's happens-before: one
+ * step before another when a chain of dependent steps leads there). */
+typedef struct transition {
+    int thread;
+    step step;
+    int decision;        /* where its thread was chosen (g_path), -1: it was the only one that could go */
+    uint16_t seq;        /* its place in its thread: 1, 2, ... */
+    uint16_t vc[EXPLORE_MAX_THREADS]; /* how many steps of each thread happen before it, itself included */
+} transition;
+
+#define MAX_TRANSITIONS 2048
+static transition g_trans[MAX_TRANSITIONS];
+static int g_ntrans;
+static int g_last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
+
+static bool dependent(const step *a, const step *b)
+{
+    return step_effect(a, b, g_free_mo) != STEP_KEEP || step_effect(b, a, g_free_mo) != STEP_KEEP;
+}
+
+/* Thread p's step i races with an earlier step j of another thread: they
+ * are dependent and nothing orders j before p's point. The other order is
+ * to be tried where j was taken: p there if p could go, else every thread
+ * that could (Flanagan and Godefroid, POPL 2005). */
+static void backtrack_at(const transition *j, int p)
+{
+    if (j->decision < 0)
+        return; /* j's thread was the only one that could go: nothing else to try there */
+    decision *d = &g_path[j->decision];
+    d->backtrack |= (d->options & (1u << p)) ? 1u << p : d->options;
+}
+
+/* Records step s of thread p, about to run, and the races it makes. */
+static void dpor_step(int p, const step *s, int decision)
+{
+    if (g_ntrans == MAX_TRANSITIONS) { /* too long to follow: every thread at every decision, as unreduced */
+        for (int i = 0; i < g_depth; ++i)
+            g_path[i].backtrack = g_path[i].options;
+        return;
+    }
+    transition *t = &g_trans[g_ntrans];
+    *t = (transition){.thread = p, .step = *s, .decision = decision};
+    if (g_last[p] >= 0)
+        memcpy(t->vc, g_trans[g_last[p]].vc, sizeof t->vc);
+    for (int i = g_ntrans - 1; i >= 0; --i) {
+        const transition *j = &g_trans[i];
+        if (j->thread == p || !dependent(&j->step, s))
+            continue;
+        if (t->vc[j->thread] < j->seq)
+            backtrack_at(j, p);
+        for (int u = 0; u < EXPLORE_MAX_THREADS; ++u)
+            if (j->vc[u] > t->vc[u])
+                t->vc[u] = j->vc[u];
+    }
+    t->seq = t->vc[p] = (uint16_t)(g_last[p] >= 0 ? g_trans[g_last[p]].seq + 1 : 1);
+    g_last[p] = g_ntrans++;
+}
+
+int path_schedule(unsigned enabled, int current, const step *steps, int now)
 {
     unsigned asleep = g_reduce ? g_sleep & enabled : 0;
-    if (asleep == enabled)
-        asleep = 0, g_blocked = g_reduce;
+    if (asleep && asleep == enabled)
+        asleep = 0, g_blocked = true;
     int c = __builtin_ctz(enabled);
-    unsigned tried = 0;
+    unsigned explored = 0;
+    int at = -1;
     if (enabled & (enabled - 1)) { /* two or more: a decision */
         c = branch(BRANCH_THREAD, enabled, current, asleep);
         if (c < 0)
             return -1;
-        tried = g_path[g_depth - 1].tried & enabled;
+        at = g_depth - 1;
+        explored = g_path[at].tried & enabled & ~asleep & ~(1u << c);
     }
-    if (g_reduce && !g_blocked)
-        sleep_after(c, tried, steps);
+    g_floor = -1;
+    if (g_reduce && !g_blocked) {
+        dpor_step(c, &steps[c], at);
+        sleep_after(c, explored, steps, now);
+    }
     return c;
 }
 
-void path_begin_round(int bound, bool reduce)
+int path_read(unsigned options, int current, const int *reads_from)
+{
+    unsigned barred = 0;
+    for (int c = 0; c < 32 && g_floor >= 0; ++c)
+        if ((options & (1u << c)) && reads_from[c] < g_floor)
+            barred |= 1u << c;
+    g_floor = -1;
+    if (barred && barred == options) /* nothing new to read: a repeat */
+        barred = 0, g_blocked = true;
+    if (!(options & (options - 1)))
+        return __builtin_ctz(options);
+    return branch(BRANCH_READ, options, current, barred);
+}
+
+void path_begin_round(int bound, bool reduce, bool free_mo)
 {
     g_bound = bound;
     g_reduce = reduce && !g_replay;
+    g_free_mo = free_mo;
     g_pruned = false;
     g_prefix = 0;
     g_nblocked = 0;
@@ -173,7 +271,11 @@ void path_begin_round(int bound, bool reduce)
 void path_begin_schedule(void)
 {
     g_nblocked += g_blocked;
-    g_sleep = 0;
+    g_sleep = g_limited = 0;
+    g_floor = -1;
+    g_ntrans = 0;
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
+        g_last[t] = -1;
     g_blocked = false;
     g_depth = 0;
     g_used[BRANCH_THREAD] = g_used[BRANCH_READ] = 0;
@@ -185,7 +287,7 @@ bool path_next(void)
         decision *d = &g_path[i];
         for (int c = 0; c < 32; ++c) {
             unsigned bit = 1u << c;
-            if (!(d->options & bit) || (d->tried & bit))
+            if (!(d->options & d->backtrack & bit) || (d->tried & bit))
                 continue;
             if (d->cost + cost(d, c) > g_bound) {
                 g_pruned = true;

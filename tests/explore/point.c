@@ -56,26 +56,26 @@ static void cas_orders(event *e, const explore_atomic_op *op, bool ok)
 static int which_way(event *e, const explore_atomic_op *op)
 {
     int n = location_choices(e, op->size);
-    if (n < 2)
-        return 0;
     if (n > 32)
         n = 32;
     unsigned options = 1; /* the default never closes a cycle (psc.c) */
-    for (int c = 1; c < n; ++c) {
+    int reads_from[32];
+    for (int c = 0; c < n; ++c) {
         location_choice ch;
+        location_choice_of(e, op->size, c, &ch);
+        reads_from[c] = ch.reads_from; /* the search may rule out old stores (path.c) */
+        if (c == 0)
+            continue;
         if (!psc_matters(e)) {
             options |= 1u << c;
             continue;
         }
-        location_choice_of(e, op->size, c, &ch);
         if (e->op == OP_CAS)
             cas_orders(e, op, ch.ok);
         if (psc_allows(e, &ch))
             options |= 1u << c;
     }
-    if (options == 1)
-        return 0;
-    int c = path_branch(BRANCH_READ, options, e->thread);
+    int c = path_read(options, e->thread, reads_from);
     if (c < 0)
         explore_fail("explorer", "%s", path_error());
     return c;
@@ -111,7 +111,8 @@ static step step_of(const explore_atomic_op *op)
 {
     bool sc = op->order == memory_order_seq_cst ||
               (op->site->call == EXPLORE_CAS && op->failure == memory_order_seq_cst);
-    return (step){.kind = STEP_ATOMIC, .obj = op->obj, .writes = op->site->call != EXPLORE_LOAD, .sc = sc};
+    return (step){.kind = STEP_ATOMIC, .obj = op->obj, .writes = op->site->call != EXPLORE_LOAD,
+                  .reads = op->site->call != EXPLORE_STORE, .sc = sc};
 }
 
 uintptr_t explore_atomic(const explore_atomic_op *op)

@@ -15,10 +15,10 @@
  *   - they are atomic operations on the same location and one of them may
  *     write (a compare-exchange or read-modify-write counts as a write even
  *     when it will fail): the order decides what the read may read, or
- *     where each store goes in modification order;
- *   - either is seq_cst (an atomic operation or a fence): RC11's psc is
- *     built from hb, rf and mo over every location, so a seq_cst step is
- *     taken as dependent with every atomic operation or fence;
+ *     where each store goes in modification order (refined below);
+ *   - both are seq_cst (atomic operations or fences): RC11's psc relates
+ *     them across locations; under --model c11, a seq_cst step and any
+ *     atomic step;
  *   - both are mutex or condition-variable calls (any mutex: who holds
  *     which decides who can run);
  *   - either is a thread's first step or a wait on a scenario's predicate
@@ -27,24 +27,47 @@
  *     runs in them.
  *
  * A release or acquire changes only its own thread's clock, and a load
- * marks a store seen by its own thread only, so loads of one location
- * commute, and operations on different locations commute. Plain accesses
- * are not scheduling points: two plain accesses that happens-before does
- * not order are a data race, found in whichever order they run
- * (datarace.c); ordered ones are ordered through steps that are dependent.
- * An allocation's address is not part of an execution (execution.c).
+ * marks a store seen by its own thread only, so operations on different
+ * locations commute. Plain accesses are not scheduling points: two plain
+ * accesses that happens-before does not order are a data race, found in
+ * whichever order they run (datarace.c); ordered ones are ordered through
+ * steps that are dependent. An allocation's address is not part of an
+ * execution (execution.c).
+ *
+ * On one location, under RC11 (free_mo), more commutes, because the model
+ * lets a store take any place in modification order after the stores its
+ * thread has seen (location.c):
+ * T0's store then T1's store can make every modification order that T1's
+ * then T0's can, and a load after a store may still read what it would
+ * have read before it. So a step commutes with an asleep thread's next
+ * step on the same location but for one case: it stores, and the asleep
+ * step reads. Even then, what the asleep step could read before was
+ * explored already; only the new store is new. So the asleep thread is
+ * *limited* rather than woken (path.c): it may go on, but its read must
+ * read a store made since it fell asleep. This is the reads-from view of
+ * an execution (GenMC's, Kokologiannakis et al., PLDI 2019): the order of
+ * two steps matters only when one reads what the other wrote. seq_cst does
+ * not change this: psc.c checks each choice against every cycle through
+ * the new event, so whether a graph passes does not depend on the order
+ * its events were added in. Under --model c11 a store may not split
+ * another thread's release sequence, which does depend on that order:
+ * there, steps on one location are dependent when either writes.
  */
 #include "model.h"
 
 static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind == STEP_FENCE; }
 
-bool step_dependent(const step *a, const step *b)
+enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
 {
-    if (a->kind == STEP_ANY || b->kind == STEP_ANY)
-        return true;
-    if (a->kind == STEP_SYNC || b->kind == STEP_SYNC)
-        return a->kind == b->kind;
-    if ((a->sc && is_atomic(b)) || (b->sc && is_atomic(a)))
-        return true;
-    return a->kind == STEP_ATOMIC && b->kind == STEP_ATOMIC && a->obj == b->obj && (a->writes || b->writes);
+    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY)
+        return STEP_WAKE;
+    if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
+        return ran->kind == asleep->kind ? STEP_WAKE : STEP_KEEP;
+    if (free_mo ? ran->sc && asleep->sc : (ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran)))
+        return STEP_WAKE;
+    if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
+        return STEP_KEEP;
+    if (!free_mo)
+        return ran->writes || asleep->writes ? STEP_WAKE : STEP_KEEP;
+    return ran->writes && asleep->reads ? STEP_LIMIT : STEP_KEEP;
 }

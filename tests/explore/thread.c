@@ -156,7 +156,7 @@ static void decide(int current)
         step steps[EXPLORE_MAX_THREADS];
         for (int i = 0; i < g_nthreads; ++i)
             steps[i] = g_threads[i].next;
-        choice = path_schedule(enabled, current, steps);
+        choice = path_schedule(enabled, current, steps, event_count());
         if (choice < 0)
             fail_record("explorer", "%s", path_error());
     }
