@@ -206,7 +206,8 @@ enum step_kind {
     STEP_ATOMIC, /* an atomic operation on obj */
     STEP_FENCE,  /* atomic_thread_fence: only its own thread's, unless seq_cst */
     STEP_SYNC,   /* a mutex or condition-variable call */
-    STEP_ANY,    /* unknown: a thread's start, a wait on a scenario's predicate */
+    STEP_LOCAL,  /* plain code only: a thread's start */
+    STEP_ANY,    /* unknown: a wait on a scenario's predicate */
 };
 typedef struct step {
     enum step_kind kind;
@@ -214,6 +215,7 @@ typedef struct step {
     bool writes; /* it may store (a read-modify-write or compare-exchange may) */
     bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange) */
     bool sc;     /* seq_cst */
+    bool scenario; /* it touches the scenario's own bookkeeping (explore_unchecked); not run yet: it may */
 } step;
 /* What running step `ran` does to a thread asleep before step `asleep`:
  * nothing, wakes it, or limits its read to stores made since it fell
@@ -230,12 +232,18 @@ enum branch_kind { BRANCH_THREAD, BRANCH_READ };
  * default `fallback`, and what each choice costs (path.c). Returns the choice. */
 int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: see path_error */
 /* Which of the enabled threads goes next (a decision if two or more can):
- * steps[t] is thread t's next step, for the reduction. -1: see path_error. */
-int path_schedule(unsigned enabled, int current, const step *steps, int now);
+ * steps[t] is the next step of thread t, for the reduction, of every
+ * thread in waiting (at a point, able to run or not; not finished).
+ * -1: see path_error. */
+int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now);
 /* The read choices of the operation about to run, given the stores'
  * events (reads_from[c] for choice c): a choice the reduction rules out
  * is never taken. Like path_branch otherwise. */
 int path_read(unsigned options, int current, const int *reads_from);
+/* What the operation just chosen did, once it ran (a compare-exchange
+ * that failed only read): its races are judged by it. */
+void path_ran(const step *what);
+void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
 const char *path_error(void);
 /* A round: every schedule within the bound; reduce: with sleep sets (step.c),
  * sound only with no bound (an equivalent schedule may cost more). */

@@ -26,7 +26,7 @@ static event *log_call(enum event_kind kind, int self, const explore_site *site,
 /* Every mutex and condition call is a step on it (step.c). */
 static step on(const void *obj)
 {
-    return (step){.kind = STEP_SYNC, .obj = obj};
+    return (step){.kind = STEP_SYNC, .obj = obj, .scenario = true};
 }
 
 static void check(int self, const void *m, const explore_site *site, const char *verb)

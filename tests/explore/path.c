@@ -46,6 +46,7 @@ typedef struct decision {
     int current;       /* the thread that reached the point (EXPLORE_MAIN at the start) */
     int cost;          /* preemptions and stale reads in the schedule before this decision */
     unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
+    unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
 } decision;
 
 #define MAX_DECISIONS 512
@@ -66,6 +67,7 @@ static char g_error[200];
  * it could read before was explored then. */
 static bool g_reduce, g_free_mo;
 static unsigned g_sleep, g_limited;
+static unsigned g_touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
 static int g_mark[EXPLORE_MAX_THREADS];
 static int g_floor; /* the running operation's oldest store it may read (an event index), -1 any */
 static bool g_blocked;
@@ -106,7 +108,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     int dflt = fallback(kind, awake ? awake : options, current);
     if (g_replay) {
         int c = g_used[kind] < g_nwanted[kind] ? g_wanted[kind][g_used[kind]++] : dflt;
-        *d = (decision){kind, options, 0, c, current, 0, options};
+        *d = (decision){kind, options, 0, c, current, 0, options, 0};
     } else if (g_depth < g_prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
@@ -115,7 +117,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
         unsigned tried = g_blocked ? options : (1u << dflt) | asleep;
         /* a reduced round tries another thread only where a race asks (dpor_race) */
         unsigned backtrack = g_reduce && kind == BRANCH_THREAD ? 1u << dflt : options;
-        *d = (decision){kind, options, tried, dflt, current, 0, backtrack};
+        *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
@@ -139,7 +141,7 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
 /* After thread c was chosen: the threads asleep or limited before, and
  * those explored already at this decision (explored: they fall asleep
  * now), each as c's step leaves it (step.c). */
-static void sleep_after(int c, unsigned explored, const step *steps, int now)
+static void sleep_after(int c, const step *ran, unsigned explored, unsigned touched, const step *steps, int now)
 {
     unsigned sleep = 0, limited = 0;
     for (int t = 0; t < EXPLORE_MAX_THREADS; ++t) {
@@ -147,15 +149,18 @@ static void sleep_after(int c, unsigned explored, const step *steps, int now)
         if (t == c || !((g_sleep | g_limited | explored) & bit))
             continue;
         bool asleep = (explored | g_sleep) & bit;
-        if (explored & bit)
+        if (explored & bit) {
             g_mark[t] = now;
-        switch (step_effect(&steps[c], &steps[t], g_free_mo)) {
+            g_touchy = (g_touchy & ~bit) | (touched & bit);
+        }
+        step next = steps[t];
+        next.scenario = g_touchy & bit; /* as its step did when it was explored */
+        switch (step_effect(ran, &next, g_free_mo)) {
         case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
         case STEP_LIMIT: limited |= bit; break;
         case STEP_WAKE: break;
         }
     }
-    g_floor = (g_limited & (1u << c)) ? g_mark[c] : -1;
     g_sleep = sleep;
     g_limited = limited;
 }
@@ -180,6 +185,8 @@ static int g_last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
 
 static bool dependent(const step *a, const step *b)
 {
+    if (a->scenario || b->scenario) /* bookkeeping: what it read or wrote is not known */
+        return true;
     return step_effect(a, b, g_free_mo) != STEP_KEEP || step_effect(b, a, g_free_mo) != STEP_KEEP;
 }
 
@@ -221,8 +228,73 @@ static void dpor_step(int p, const step *s, int decision)
     g_last[p] = g_ntrans++;
 }
 
-int path_schedule(unsigned enabled, int current, const step *steps, int now)
+/* The step chosen last, settled once it has run: what it did (path_ran)
+ * decides its races and whom it wakes, more precisely than what it was
+ * about to do (a compare-exchange that failed stored nothing). */
+static struct {
+    bool pending;
+    int thread, decision, now;
+    unsigned explored;
+    step ran;
+} g_chosen;
+
+void path_ran(const step *what)
 {
+    if (!g_chosen.pending)
+        return;
+    bool touched = g_chosen.ran.scenario;
+    g_chosen.ran = *what;
+    g_chosen.ran.scenario = touched;
+}
+
+void path_scenario_touched(void)
+{
+    g_chosen.ran.scenario = true;
+}
+
+static void settle(const step *steps)
+{
+    if (!g_chosen.pending)
+        return;
+    g_chosen.pending = false;
+    dpor_step(g_chosen.thread, &g_chosen.ran, g_chosen.decision);
+    unsigned touched = 0;
+    if (g_chosen.decision >= 0) {
+        decision *d = &g_path[g_chosen.decision];
+        if (g_chosen.ran.scenario)
+            d->touched |= 1u << g_chosen.thread;
+        touched = d->touched;
+    }
+    sleep_after(g_chosen.thread, &g_chosen.ran, g_chosen.explored, touched, steps, g_chosen.now);
+}
+
+/* Thread q's next step, not run yet (q may be unable to run: a lock held),
+ * against the last step of another thread it depends on that does not
+ * happen before q's point: the other order is to be tried there
+ * (Flanagan and Godefroid check every thread's next step at every state;
+ * checking only steps that ran would miss a lock that the other thread's
+ * later unlock hides). */
+static void race_pending(int q, const step *next)
+{
+    step s = *next;
+    s.scenario = false; /* its bookkeeping, if any, is judged when it has run */
+    const uint16_t *vc = g_last[q] >= 0 ? g_trans[g_last[q]].vc : NULL;
+    for (int i = g_ntrans - 1; i >= 0; --i) {
+        const transition *j = &g_trans[i];
+        if (j->thread == q || !dependent(&j->step, &s) || (vc && vc[j->thread] >= j->seq))
+            continue;
+        backtrack_at(j, q);
+        return;
+    }
+}
+
+int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now)
+{
+    settle(steps);
+    if (g_reduce && !g_blocked && g_ntrans < MAX_TRANSITIONS)
+        for (int q = 0; q < EXPLORE_MAX_THREADS; ++q)
+            if (waiting & (1u << q))
+                race_pending(q, &steps[q]);
     unsigned asleep = g_reduce ? g_sleep & enabled : 0;
     if (asleep && asleep == enabled)
         asleep = 0, g_blocked = true;
@@ -238,8 +310,15 @@ int path_schedule(unsigned enabled, int current, const step *steps, int now)
     }
     g_floor = -1;
     if (g_reduce && !g_blocked) {
-        dpor_step(c, &steps[c], at);
-        sleep_after(c, explored, steps, now);
+        if (g_limited & (1u << c))
+            g_floor = g_mark[c];
+        g_chosen.pending = true;
+        g_chosen.thread = c;
+        g_chosen.decision = at;
+        g_chosen.now = now;
+        g_chosen.explored = explored;
+        g_chosen.ran = steps[c];
+        g_chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
     }
     return c;
 }
@@ -271,8 +350,9 @@ void path_begin_round(int bound, bool reduce, bool free_mo)
 void path_begin_schedule(void)
 {
     g_nblocked += g_blocked;
-    g_sleep = g_limited = 0;
+    g_sleep = g_limited = g_touchy = 0;
     g_floor = -1;
+    g_chosen.pending = false;
     g_ntrans = 0;
     for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
         g_last[t] = -1;
@@ -283,6 +363,10 @@ void path_begin_schedule(void)
 
 bool path_next(void)
 {
+    if (g_chosen.pending) { /* the schedule's last step: its races too */
+        g_chosen.pending = false;
+        dpor_step(g_chosen.thread, &g_chosen.ran, g_chosen.decision);
+    }
     for (int i = g_depth - 1; i >= 0; --i) {
         decision *d = &g_path[i];
         for (int c = 0; c < 32; ++c) {

@@ -112,7 +112,7 @@ static step step_of(const explore_atomic_op *op)
     bool sc = op->order == memory_order_seq_cst ||
               (op->site->call == EXPLORE_CAS && op->failure == memory_order_seq_cst);
     return (step){.kind = STEP_ATOMIC, .obj = op->obj, .writes = op->site->call != EXPLORE_LOAD,
-                  .reads = op->site->call != EXPLORE_STORE, .sc = sc};
+                  .reads = op->site->call != EXPLORE_STORE, .sc = sc, .scenario = true};
 }
 
 uintptr_t explore_atomic(const explore_atomic_op *op)
@@ -146,6 +146,11 @@ uintptr_t explore_atomic(const explore_atomic_op *op)
         datarace_atomic(self, e, op->size, e->op != OP_LOAD && (e->op != OP_CAS || e->ok));
     uintptr_t read = location_do(e, op->size, way);
     psc_note(e);
+    if (self != EXPLORE_MAIN) { /* what it did, for the search (path.c) */
+        step did = step_of(op);
+        did.writes = e->stores;
+        path_ran(&did);
+    }
     if (e->op != OP_CAS)
         return read;
     if (!e->ok)
@@ -159,7 +164,7 @@ void explore_fence(const explore_site *site, int order)
 {
     int self = thread_self();
     if (self != EXPLORE_MAIN)
-        thread_wait_turn(self, (step){.kind = STEP_FENCE, .sc = order == memory_order_seq_cst});
+        thread_wait_turn(self, (step){.kind = STEP_FENCE, .sc = order == memory_order_seq_cst, .scenario = true});
     event *e = event_new(EV_FENCE, self, site);
     e->written = order;
     e->order = weaken_order(site, order);

@@ -21,10 +21,15 @@
  *     atomic step;
  *   - both are mutex or condition-variable calls (any mutex: who holds
  *     which decides who can run);
- *   - either is a thread's first step or a wait on a scenario's predicate
- *     (explore_wait_until): what they touch is the scenario's, unknown here,
- *     and the scenario's own bookkeeping (its clocks, explore_unchecked)
- *     runs in them.
+ *   - either touches the scenario's own bookkeeping (its clocks and peeks,
+ *     between explore_unchecked(true) and (false), which the race check
+ *     leaves out: what they read is not known here): a step says so once
+ *     it has run (path.c remembers it of the steps it has explored);
+ *   - either is a wait on a scenario's predicate (explore_wait_until):
+ *     what the predicate reads is the scenario's, unknown here.
+ *
+ * A thread's first step runs only plain code up to its first operation:
+ * it commutes with everything but bookkeeping.
  *
  * A release or acquire changes only its own thread's clock, and a load
  * marks a store seen by its own thread only, so operations on different
@@ -59,8 +64,10 @@ static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind 
 
 enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
 {
-    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY)
+    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY || ran->scenario || asleep->scenario)
         return STEP_WAKE;
+    if (ran->kind == STEP_LOCAL || asleep->kind == STEP_LOCAL)
+        return STEP_KEEP;
     if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
         return ran->kind == asleep->kind ? STEP_WAKE : STEP_KEEP;
     if (free_mo ? ran->sc && asleep->sc : (ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran)))

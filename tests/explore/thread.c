@@ -142,12 +142,14 @@ static void decide(int current)
         pthread_cond_broadcast(&g_cv);
         return;
     }
-    unsigned enabled = 0;
+    unsigned enabled = 0, waiting = 0;
     bool all_done = true;
     for (int i = 0; i < g_nthreads; ++i) {
         all_done &= g_threads[i].done;
         if (runnable(&g_threads[i]))
             enabled |= 1u << i;
+        if (g_threads[i].arrived && !g_threads[i].done)
+            waiting |= 1u << i;
     }
     if (!enabled && !all_done)
         deadlock();
@@ -156,7 +158,7 @@ static void decide(int current)
         step steps[EXPLORE_MAX_THREADS];
         for (int i = 0; i < g_nthreads; ++i)
             steps[i] = g_threads[i].next;
-        choice = path_schedule(enabled, current, steps, event_count());
+        choice = path_schedule(enabled, waiting, current, steps, event_count());
         if (choice < 0)
             fail_record("explorer", "%s", path_error());
     }
@@ -251,7 +253,7 @@ void thread_setup(const explore_scenario *s)
     g_nheld = 0;
     g_nthreads = s->nthreads;
     for (int i = 0; i < s->nthreads; ++i)
-        g_threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i], .next = {.kind = STEP_ANY}};
+        g_threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
 }
 
 void thread_run_all(void)
