@@ -39,9 +39,9 @@ typedef struct explore_scenario {
     void (*setup)(void);   /* before the threads start, on the main thread */
     void (*check)(void);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
-    int preemptions;       /* optional: stop at this bound, as --preemptions does (which overrides it); for a
-                            * scenario that is never exhaustive and whose deeper rounds would cost seconds */
-    bool exhaustive;       /* optional: one round with no preemption bound: every schedule (a small litmus test) */
+    int preemptions;       /* optional: the unreduced rounds of increasing bound, to this one, as --preemptions
+                            * does (which overrides it); unset, the search is reduced and has no bound (run.c) */
+    bool exhaustive;       /* optional: the reduced round alone, without the short rounds first (a litmus test) */
     /* Optional, and the last member: when set, a data race calls it with the
      * report and the schedule goes on, instead of failing (herd7 reports a
      * race as a flag of the execution, a litmus front end does the same). */

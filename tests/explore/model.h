@@ -226,11 +226,9 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo);
 
 /* ---- path.c: the decision tree and schedule ids -------------------------- */
 
+/* Decisions: `options` is a bit mask (the threads that can go, or the
+ * ways an operation may go, bit 0 the default: the newest store). */
 enum branch_kind { BRANCH_THREAD, BRANCH_READ };
-/* The one place a decision is made: `options` (a bit mask: the threads
- * that can go, or the stores a load may read, bit 0 the newest), the
- * default `fallback`, and what each choice costs (path.c). Returns the choice. */
-int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: see path_error */
 /* Which of the enabled threads goes next (a decision if two or more can):
  * steps[t] is the next step of thread t, for the reduction, of every
  * thread in waiting (at a point, able to run or not; not finished).
@@ -238,7 +236,7 @@ int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: se
 int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now);
 /* The read choices of the operation about to run, given the stores'
  * events (reads_from[c] for choice c): a choice the reduction rules out
- * is never taken. Like path_branch otherwise. */
+ * is never taken. Returns the choice, -1: see path_error. */
 int path_read(unsigned options, int current, const int *reads_from);
 /* What the operation just chosen did, once it ran (a compare-exchange
  * that failed only read): its races are judged by it. */
@@ -249,7 +247,6 @@ const char *path_error(void);
  * sound only with no bound (an equivalent schedule may cost more). */
 void path_begin_round(int bound, bool reduce, bool free_mo);
 bool path_reduced(void);   /* this round is reduced */
-long path_blocked(void);   /* schedules of this round that were repeats, cut off (sleep-set blocked) */
 void path_begin_schedule(void);
 bool path_next(void);      /* after a schedule: set up the next one; false when none is left */
 bool path_pruned(void);    /* this round skipped a schedule for the bound */

@@ -2,20 +2,23 @@
  * The decision tree and schedule ids: which way each run goes, and how the
  * search tries the next way (loom's path.rs).
  *
- * A run is a sequence of decisions. A decision is one of two kinds, made
- * by one function, path_branch:
+ * A run is a sequence of decisions, each a node of one tree (branch), of
+ * two kinds:
  *
- *   - a thread choice: at a scheduling point where two or more threads
- *     could go (thread.c), which one does;
- *   - a read choice: an atomic operation that may go more than one way
- *     (location.c says which: the store a load reads, the place of a store
- *     in modification order, a weak compare-exchange's spurious failure),
- *     which way it goes, 0 the default (the newest store, the last place).
+ *   - a thread choice (path_schedule): at a scheduling point where two or
+ *     more threads could go (thread.c), which one does;
+ *   - a read choice (path_read): an atomic operation that may go more than
+ *     one way (location.c says which: the store a load reads, the place of
+ *     a store in modification order, a weak compare-exchange's spurious
+ *     failure), which way it goes, 0 the default (the newest store, the
+ *     last place).
  *
  * The search is stateless (CHESS): to try another schedule it runs the
  * scenario again from the start, replaying a prefix of the previous
  * decisions and then taking a different one (path_next: depth first, the
- * deepest decision with an untried option).
+ * deepest decision with an untried option). A reduced round (run.c) tries
+ * another thread at a decision only where a race asks for it, and never a
+ * thread asleep there (below; step.c says which steps commute).
  *
  * Each choice has a cost against the round's bound: switching away from a
  * thread that could have gone on is a preemption, and any read choice but
@@ -71,7 +74,6 @@ static unsigned g_touchy; /* asleep or limited threads whose step touched the sc
 static int g_mark[EXPLORE_MAX_THREADS];
 static int g_floor; /* the running operation's oldest store it may read (an event index), -1 any */
 static bool g_blocked;
-static long g_nblocked;
 
 /* --replay: the id's choices of each kind, and how many of each are used. */
 static bool g_replay;
@@ -115,7 +117,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     } else {
         /* blocked: a repeat, nothing below it is explored */
         unsigned tried = g_blocked ? options : (1u << dflt) | asleep;
-        /* a reduced round tries another thread only where a race asks (dpor_race) */
+        /* a reduced round tries another thread only where a race asks (backtrack_at) */
         unsigned backtrack = g_reduce && kind == BRANCH_THREAD ? 1u << dflt : options;
         *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0};
     }
@@ -131,11 +133,6 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     d->cost = g_depth > 0 ? g_path[g_depth - 1].cost + cost(&g_path[g_depth - 1], g_path[g_depth - 1].chosen) : 0;
     ++g_depth;
     return d->chosen;
-}
-
-int path_branch(enum branch_kind kind, unsigned options, int current)
-{
-    return branch(kind, options, current, 0);
 }
 
 /* After thread c was chosen: the threads asleep or limited before, and
@@ -344,12 +341,10 @@ void path_begin_round(int bound, bool reduce, bool free_mo)
     g_free_mo = free_mo;
     g_pruned = false;
     g_prefix = 0;
-    g_nblocked = 0;
 }
 
 void path_begin_schedule(void)
 {
-    g_nblocked += g_blocked;
     g_sleep = g_limited = g_touchy = 0;
     g_floor = -1;
     g_chosen.pending = false;
@@ -388,7 +383,6 @@ bool path_next(void)
 
 bool path_pruned(void) { return g_pruned; }
 bool path_reduced(void) { return g_reduce; }
-long path_blocked(void) { return g_nblocked + g_blocked; }
 int path_bound(void) { return g_bound; }
 bool path_replaying(void) { return g_replay; }
 
