@@ -95,6 +95,10 @@ int main(int argc, char **argv)
         printf("explore: %ld execution%s, %ld schedule%s explored, every interleaving (exhaustive: none needs more "
                "than %d preemption%s), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s",
                explore_bound(), explore_bound() == 1 ? "" : "s");
+    else if (!replay && !bound_is_hard)
+        printf("explore: %ld executions, %ld schedules explored (partial-order reduced, with no bound), every one "
+               "passed; but a location had more stores than the model keeps: some executions may be missing\n", e,
+               n);
     else if (!replay)
         printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
