@@ -29,9 +29,9 @@ every docs build.) The commands:
                           PROGRAM of that copy's build (the same build): a
                           student's own copy of a step, under the explorer
   explore-cost            the explorer's cost table: every scenario on every
-                          step, "schedules, seconds" per cell, "(P=k)" when
-                          the search stopped at k preemptions (a Markdown
-                          table, marked like a code block)
+                          step, "executions / schedules, seconds" per cell,
+                          "(P=k)" when the search stopped at k preemptions
+                          (a Markdown table, marked like a code block)
 
 After the command, options, each after a `|`:
 
@@ -209,11 +209,12 @@ def explore_cost(build):
                 if out.startswith("SKIPPED: "):  # a scenario that applies only up to an earlier step
                     cells.append("—")
                     continue
-                n = re.search(r"explore: (\d+) schedules? explored", out)
+                n = re.search(r"explore: (\d+) executions?, (\d+) schedules? explored", out)
                 if not n:
                     return None, f"explore_{component}_step{nn} {m.group(1)} printed no count:\n{out[-2000:]}"
                 bound = re.search(r"at most (\d+) preemptions \(bounded", out)
-                cells.append(n.group(1) + (f" (P={bound.group(1)})" if bound else "") + f", {seconds:.2f}s")
+                cells.append(f"{n.group(1)} / {n.group(2)}" + (f" (P={bound.group(1)})" if bound else "") +
+                             f", {seconds:.2f}s")
             rows.append(f"| `{component}.{m.group(1)}` | " + " | ".join(cells) + " |")
     head = "| scenario | " + " | ".join(steps) + " |\n|---|" + "--:|" * len(steps) + "\n"
     return head + "\n".join(rows) + "\n", None

@@ -61,7 +61,12 @@ void datarace_reset(void (*on_race)(const char *what))
 
 void datarace_quiet(bool on) { t_quiet += on ? 1 : -1; }
 bool datarace_is_quiet(void) { return t_quiet != 0; }
-void explore_unchecked(bool on) { datarace_quiet(on); }
+void explore_unchecked(bool on)
+{
+    if (on)
+        path_scenario_touched(); /* the search's dependence (step.c) */
+    datarace_quiet(on);
+}
 
 static shadow *shadow_of(uintptr_t addr)
 {

@@ -39,9 +39,9 @@ typedef struct explore_scenario {
     void (*setup)(void);   /* before the threads start, on the main thread */
     void (*check)(void);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
-    int preemptions;       /* optional: stop at this bound, as --preemptions does (which overrides it); for a
-                            * scenario that is never exhaustive and whose deeper rounds would cost seconds */
-    bool exhaustive;       /* optional: one round with no preemption bound: every schedule (a small litmus test) */
+    int preemptions;       /* optional: the unreduced rounds of increasing bound, to this one, as --preemptions
+                            * does (which overrides it); unset, the search is reduced and has no bound (run.c) */
+    bool exhaustive;       /* optional: the reduced round alone, without the short rounds first (a litmus test) */
     int max_step;          /* optional: the last step it applies to (0: every step from min_step on) */
     const char *max_why;   /* with max_step: why it cannot apply to a later step */
     /* Optional, and the last member: when set, a data race calls it with the
@@ -204,5 +204,10 @@ void explore_install_crash_handlers(void);
 void explore_schedule_id(char *buf, size_t size); /* its id, as --replay takes it */
 void explore_trace_print(void);                   /* its trace, as a failure prints it */
 void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */
+/* Whether the schedule that just ran made an execution (what each load read,
+ * the modification orders: execution.c) no earlier schedule of this round
+ * made; asked again in the same schedule, the same answer. */
+bool explore_execution_is_new(void);
+long explore_executions(void); /* distinct executions of the last round */
 
 #endif /* LOCKSTEP_EXPLORE_H */

@@ -102,6 +102,8 @@ static bool model_is_c11(void)
     exit(2);
 }
 
+bool location_c11(void) { return model_is_c11(); }
+
 void location_reset(void)
 {
     g_nlocs = 0;

@@ -91,15 +91,21 @@ int main(int argc, char **argv)
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
     long n = explore_run(s, program, bound, bound_is_hard, replay);
-    if (!replay && explore_exhaustive() && s->exhaustive && !bound_is_hard)
-        printf("explore: %ld schedule%s explored, every interleaving (exhaustive, with no bound), every one passed\n",
-               n, n == 1 ? "" : "s");
+    long e = explore_executions();
+    if (!replay && explore_exhaustive() && !bound_is_hard)
+        printf("explore: %ld execution%s, %ld schedule%s explored (partial-order reduced: every execution, with no "
+               "bound), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s");
     else if (!replay && explore_exhaustive())
-        printf("explore: %ld schedule%s explored, every interleaving (exhaustive: none needs more than %d "
-               "preemption%s), every one passed\n", n, n == 1 ? "" : "s", explore_bound(),
-               explore_bound() == 1 ? "" : "s");
+        printf("explore: %ld execution%s, %ld schedule%s explored, every interleaving (exhaustive: none needs more "
+               "than %d preemption%s), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s",
+               explore_bound(), explore_bound() == 1 ? "" : "s");
+    else if (!replay && !bound_is_hard)
+        printf("explore: %ld executions, %ld schedules explored (partial-order reduced, with no bound), every one "
+               "passed; but a location had more stores than the model keeps: some executions may be missing\n", e,
+               n);
     else if (!replay)
-        printf("explore: %ld schedules explored, every one with at most %d preemption%s (bounded: schedules with "
-               "more were skipped), every one passed\n", n, explore_bound(), explore_bound() == 1 ? "" : "s");
+        printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
+               "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
+               explore_bound() == 1 ? "" : "s");
     return 0;
 }

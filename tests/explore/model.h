@@ -139,6 +139,7 @@ void clock_thread_join(int thread);
 /* ---- location.c: atomic locations, coherence, release sequences ------------ */
 
 void location_reset(void);
+bool location_c11(void); /* --model c11 */
 bool location_truncated(void); /* a load could have read a store older than the history kept */
 /* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
  * set) may go: which store it reads, where its store goes in modification
@@ -198,15 +199,54 @@ bool weaken_add(const char *spec, char *why, size_t size);
 int weaken_order(const explore_site *site, int order); /* the order it runs with */
 void weaken_args(char *buf, size_t size);             /* " --weaken ..." for the replay line */
 
+/* ---- step.c: which steps commute ------------------------------------------ */
+
+/* What a thread's next step touches: the operation it waits at. */
+enum step_kind {
+    STEP_ATOMIC, /* an atomic operation on obj */
+    STEP_FENCE,  /* atomic_thread_fence: only its own thread's, unless seq_cst */
+    STEP_SYNC,   /* a mutex or condition-variable call */
+    STEP_LOCAL,  /* plain code only: a thread's start */
+    STEP_ANY,    /* unknown: a wait on a scenario's predicate */
+};
+typedef struct step {
+    enum step_kind kind;
+    const volatile void *obj;
+    bool writes; /* it may store (a read-modify-write or compare-exchange may) */
+    bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange) */
+    bool sc;     /* seq_cst */
+    bool scenario; /* it touches the scenario's own bookkeeping (explore_unchecked); not run yet: it may */
+} step;
+/* What running step `ran` does to a thread asleep before step `asleep`:
+ * nothing, wakes it, or limits its read to stores made since it fell
+ * asleep. free_mo: RC11's free modification order (step.c says why it
+ * matters; not under --model c11). */
+enum step_effect { STEP_KEEP, STEP_LIMIT, STEP_WAKE };
+enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo);
+
 /* ---- path.c: the decision tree and schedule ids -------------------------- */
 
+/* Decisions: `options` is a bit mask (the threads that can go, or the
+ * ways an operation may go, bit 0 the default: the newest store). */
 enum branch_kind { BRANCH_THREAD, BRANCH_READ };
-/* The one place a decision is made: `options` (a bit mask: the threads
- * that can go, or the stores a load may read, bit 0 the newest), the
- * default `fallback`, and what each choice costs (path.c). Returns the choice. */
-int path_branch(enum branch_kind kind, unsigned options, int current); /* -1: see path_error */
+/* Which of the enabled threads goes next (a decision if two or more can):
+ * steps[t] is the next step of thread t, for the reduction, of every
+ * thread in waiting (at a point, able to run or not; not finished).
+ * -1: see path_error. */
+int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now);
+/* The read choices of the operation about to run, given the stores'
+ * events (reads_from[c] for choice c): a choice the reduction rules out
+ * is never taken. Returns the choice, -1: see path_error. */
+int path_read(unsigned options, int current, const int *reads_from);
+/* What the operation just chosen did, once it ran (a compare-exchange
+ * that failed only read): its races are judged by it. */
+void path_ran(const step *what);
+void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
 const char *path_error(void);
-void path_begin_round(int bound);
+/* A round: every schedule within the bound; reduce: with sleep sets (step.c),
+ * sound only with no bound (an equivalent schedule may cost more). */
+void path_begin_round(int bound, bool reduce, bool free_mo);
+bool path_reduced(void);   /* this round is reduced */
 void path_begin_schedule(void);
 bool path_next(void);      /* after a schedule: set up the next one; false when none is left */
 bool path_pruned(void);    /* this round skipped a schedule for the bound */
@@ -216,12 +256,19 @@ bool path_replay(const char *id); /* false if id does not parse */
 bool path_replaying(void);
 void path_replay_report(void);    /* after a replay: whether the id and the schedule ended together */
 
+/* ---- execution.c: which schedules made the same execution ----------------- */
+
+uint64_t execution_signature(void); /* the schedule so far, reduced to its execution */
+void execution_reset(void);         /* before a round: no execution seen */
+void execution_begin_schedule(void);
+long execution_count(void);         /* distinct executions this round */
+
 /* ---- thread.c: the threads and their turns ------------------------------- */
 
 int thread_self(void);
 int thread_count(void);
 const char *thread_name(int thread);
-void thread_wait_turn(int self);  /* a scheduling point: wait until the scheduler names self */
+void thread_wait_turn(int self, step next); /* a scheduling point: wait until the scheduler names self */
 /* What keeps a thread from running, set before thread_wait_turn (mutex.c). */
 void thread_wants(int self, pthread_mutex_t *m);                 /* its next operation locks m */
 void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthread_cond_wait */

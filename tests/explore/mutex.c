@@ -23,6 +23,12 @@ static event *log_call(enum event_kind kind, int self, const explore_site *site,
     return e;
 }
 
+/* Every mutex and condition call is a step on it (step.c). */
+static step on(const void *obj)
+{
+    return (step){.kind = STEP_SYNC, .obj = obj, .scenario = true};
+}
+
 static void check(int self, const void *m, const explore_site *site, const char *verb)
 {
     alloc_check_use(self, m, verb, site, "in");
@@ -36,7 +42,7 @@ int explore_mutex_lock(pthread_mutex_t *m, const explore_site *site)
         return pthread_mutex_lock(m);
     }
     thread_wants(self, m);
-    thread_wait_turn(self); /* runnable only once m is free */
+    thread_wait_turn(self, on(m)); /* runnable only once m is free */
     thread_wants(self, NULL);
     check(self, m, site, "locks the mutex at");
     event *e = log_call(EV_LOCK, self, site, m);
@@ -52,7 +58,7 @@ int explore_mutex_unlock(pthread_mutex_t *m, const explore_site *site)
         clock_mutex_unlock(self, m);
         return pthread_mutex_unlock(m);
     }
-    thread_wait_turn(self);
+    thread_wait_turn(self, on(m));
     check(self, m, site, "unlocks the mutex at");
     thread_release(m);
     clock_mutex_unlock(self, m);
@@ -67,13 +73,13 @@ int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const explore_site 
     int self = thread_self();
     if (self == EXPLORE_MAIN)
         return pthread_cond_wait(c, m);
-    thread_wait_turn(self);
+    thread_wait_turn(self, on(c));
     thread_release(m);
     clock_mutex_unlock(self, m); /* waiting unlocks the mutex... */
     pthread_mutex_unlock(m);
     log_call(EV_WAIT, self, site, c);
     thread_waits(self, c, m);
-    thread_wait_turn(self);
+    thread_wait_turn(self, on(m));
     thread_wants(self, NULL);
     event *e = log_call(EV_WOKEN, self, site, c);
     thread_hold(m, self, event_index(e));
@@ -86,7 +92,7 @@ static int wake(pthread_cond_t *c, bool all, const explore_site *site)
     int self = thread_self();
     if (self == EXPLORE_MAIN)
         return all ? pthread_cond_broadcast(c) : pthread_cond_signal(c);
-    thread_wait_turn(self);
+    thread_wait_turn(self, on(c));
     event *e = log_call(all ? EV_BROADCAST : EV_SIGNAL, self, site, c);
     e->woken = thread_wake(c, all);
     return 0;

@@ -2,20 +2,23 @@
  * The decision tree and schedule ids: which way each run goes, and how the
  * search tries the next way (loom's path.rs).
  *
- * A run is a sequence of decisions. A decision is one of two kinds, made
- * by one function, path_branch:
+ * A run is a sequence of decisions, each a node of one tree (branch), of
+ * two kinds:
  *
- *   - a thread choice: at a scheduling point where two or more threads
- *     could go (thread.c), which one does;
- *   - a read choice: an atomic operation that may go more than one way
- *     (location.c says which: the store a load reads, the place of a store
- *     in modification order, a weak compare-exchange's spurious failure),
- *     which way it goes, 0 the default (the newest store, the last place).
+ *   - a thread choice (path_schedule): at a scheduling point where two or
+ *     more threads could go (thread.c), which one does;
+ *   - a read choice (path_read): an atomic operation that may go more than
+ *     one way (location.c says which: the store a load reads, the place of
+ *     a store in modification order, a weak compare-exchange's spurious
+ *     failure), which way it goes, 0 the default (the newest store, the
+ *     last place).
  *
  * The search is stateless (CHESS): to try another schedule it runs the
  * scenario again from the start, replaying a prefix of the previous
  * decisions and then taking a different one (path_next: depth first, the
- * deepest decision with an untried option).
+ * deepest decision with an untried option). A reduced round (run.c) tries
+ * another thread at a decision only where a race asks for it, and never a
+ * thread asleep there (below; step.c says which steps commute).
  *
  * Each choice has a cost against the round's bound: switching away from a
  * thread that could have gone on is a preemption, and any read choice but
@@ -41,10 +44,12 @@
 typedef struct decision {
     enum branch_kind kind;
     unsigned options;  /* threads that could go; the stores a load may read (bit 0: the newest) */
-    unsigned tried;    /* options already explored from here */
+    unsigned tried;    /* options already explored from here, or asleep (never to be) */
     int chosen;
     int current;       /* the thread that reached the point (EXPLORE_MAIN at the start) */
     int cost;          /* preemptions and stale reads in the schedule before this decision */
+    unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
+    unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
 } decision;
 
 #define MAX_DECISIONS 512
@@ -54,6 +59,21 @@ static int g_prefix;   /* the first g_prefix decisions are replayed */
 static int g_bound = 2;
 static bool g_pruned;  /* a schedule was skipped for the bound */
 static char g_error[200];
+
+/* The reduction (sleep sets, step.c): a thread is *asleep* when the search
+ * has already explored its next step from an equivalent state, and stays
+ * so while the steps taken commute with its own. When every thread that
+ * could go is asleep, this schedule repeats an execution already explored:
+ * it is *blocked*, runs to its end (its threads cannot be stopped midway)
+ * and opens no new branch. A *limited* thread may go, but its read must
+ * read a store made since it fell asleep (event g_mark[t] or later): what
+ * it could read before was explored then. */
+static bool g_reduce, g_free_mo;
+static unsigned g_sleep, g_limited;
+static unsigned g_touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
+static int g_mark[EXPLORE_MAX_THREADS];
+static int g_floor; /* the running operation's oldest store it may read (an event index), -1 any */
+static bool g_blocked;
 
 /* --replay: the id's choices of each kind, and how many of each are used. */
 static bool g_replay;
@@ -70,13 +90,15 @@ static int cost(const decision *d, int c)
 static int fallback(enum branch_kind kind, unsigned options, int current)
 {
     if (kind == BRANCH_READ)
-        return 0;
+        return __builtin_ctz(options);
     return (options & (1u << current)) ? current : __builtin_ctz(options);
 }
 
 const char *path_error(void) { return g_error; }
 
-int path_branch(enum branch_kind kind, unsigned options, int current)
+/* A decision among options; asleep: options the reduction rules out here,
+ * marked tried so that path_next never takes them. */
+static int branch(enum branch_kind kind, unsigned options, int current, unsigned asleep)
 {
     if (g_depth >= MAX_DECISIONS) {
         snprintf(g_error, sizeof g_error, "more than %d decisions in one schedule: is the scenario looping?",
@@ -84,15 +106,20 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
         return -1;
     }
     decision *d = &g_path[g_depth];
-    int dflt = fallback(kind, options, current);
+    unsigned awake = options & ~asleep;
+    int dflt = fallback(kind, awake ? awake : options, current);
     if (g_replay) {
         int c = g_used[kind] < g_nwanted[kind] ? g_wanted[kind][g_used[kind]++] : dflt;
-        *d = (decision){kind, options, 0, c, current, 0};
+        *d = (decision){kind, options, 0, c, current, 0, options, 0};
     } else if (g_depth < g_prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
     } else {
-        *d = (decision){kind, options, 1u << dflt, dflt, current, 0};
+        /* blocked: a repeat, nothing below it is explored */
+        unsigned tried = g_blocked ? options : (1u << dflt) | asleep;
+        /* a reduced round tries another thread only where a race asks (backtrack_at) */
+        unsigned backtrack = g_reduce && kind == BRANCH_THREAD ? 1u << dflt : options;
+        *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
@@ -108,26 +135,238 @@ int path_branch(enum branch_kind kind, unsigned options, int current)
     return d->chosen;
 }
 
-void path_begin_round(int bound)
+/* After thread c was chosen: the threads asleep or limited before, and
+ * those explored already at this decision (explored: they fall asleep
+ * now), each as c's step leaves it (step.c). */
+static void sleep_after(int c, const step *ran, unsigned explored, unsigned touched, const step *steps, int now)
+{
+    unsigned sleep = 0, limited = 0;
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t) {
+        unsigned bit = 1u << t;
+        if (t == c || !((g_sleep | g_limited | explored) & bit))
+            continue;
+        bool asleep = (explored | g_sleep) & bit;
+        if (explored & bit) {
+            g_mark[t] = now;
+            g_touchy = (g_touchy & ~bit) | (touched & bit);
+        }
+        step next = steps[t];
+        next.scenario = g_touchy & bit; /* as its step did when it was explored */
+        switch (step_effect(ran, &next, g_free_mo)) {
+        case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
+        case STEP_LIMIT: limited |= bit; break;
+        case STEP_WAKE: break;
+        }
+    }
+    g_sleep = sleep;
+    g_limited = limited;
+}
+
+/* ---- the races: where the reduced search must try another order ---------------------- */
+
+/* The steps of this schedule, each with the vector clock of the order that
+ * dependence and program order make (Mazurkiewicz's happens-before: one
+ * step before another when a chain of dependent steps leads there). */
+typedef struct transition {
+    int thread;
+    step step;
+    int decision;        /* where its thread was chosen (g_path), -1: it was the only one that could go */
+    uint16_t seq;        /* its place in its thread: 1, 2, ... */
+    uint16_t vc[EXPLORE_MAX_THREADS]; /* how many steps of each thread happen before it, itself included */
+} transition;
+
+#define MAX_TRANSITIONS 2048
+static transition g_trans[MAX_TRANSITIONS];
+static int g_ntrans;
+static int g_last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
+
+static bool dependent(const step *a, const step *b)
+{
+    if (a->scenario || b->scenario) /* bookkeeping: what it read or wrote is not known */
+        return true;
+    return step_effect(a, b, g_free_mo) != STEP_KEEP || step_effect(b, a, g_free_mo) != STEP_KEEP;
+}
+
+/* Thread p's step i races with an earlier step j of another thread: they
+ * are dependent and nothing orders j before p's point. The other order is
+ * to be tried where j was taken: p there if p could go, else every thread
+ * that could (Flanagan and Godefroid, POPL 2005). */
+static void backtrack_at(const transition *j, int p)
+{
+    if (j->decision < 0)
+        return; /* j's thread was the only one that could go: nothing else to try there */
+    decision *d = &g_path[j->decision];
+    d->backtrack |= (d->options & (1u << p)) ? 1u << p : d->options;
+}
+
+/* Records step s of thread p, about to run, and the races it makes. */
+static void dpor_step(int p, const step *s, int decision)
+{
+    if (g_ntrans == MAX_TRANSITIONS) { /* too long to follow: every thread at every decision, as unreduced */
+        for (int i = 0; i < g_depth; ++i)
+            g_path[i].backtrack = g_path[i].options;
+        return;
+    }
+    transition *t = &g_trans[g_ntrans];
+    *t = (transition){.thread = p, .step = *s, .decision = decision};
+    if (g_last[p] >= 0)
+        memcpy(t->vc, g_trans[g_last[p]].vc, sizeof t->vc);
+    for (int i = g_ntrans - 1; i >= 0; --i) {
+        const transition *j = &g_trans[i];
+        if (j->thread == p || !dependent(&j->step, s))
+            continue;
+        if (t->vc[j->thread] < j->seq)
+            backtrack_at(j, p);
+        for (int u = 0; u < EXPLORE_MAX_THREADS; ++u)
+            if (j->vc[u] > t->vc[u])
+                t->vc[u] = j->vc[u];
+    }
+    t->seq = t->vc[p] = (uint16_t)(g_last[p] >= 0 ? g_trans[g_last[p]].seq + 1 : 1);
+    g_last[p] = g_ntrans++;
+}
+
+/* The step chosen last, settled once it has run: what it did (path_ran)
+ * decides its races and whom it wakes, more precisely than what it was
+ * about to do (a compare-exchange that failed stored nothing). */
+static struct {
+    bool pending;
+    int thread, decision, now;
+    unsigned explored;
+    step ran;
+} g_chosen;
+
+void path_ran(const step *what)
+{
+    if (!g_chosen.pending)
+        return;
+    bool touched = g_chosen.ran.scenario;
+    g_chosen.ran = *what;
+    g_chosen.ran.scenario = touched;
+}
+
+void path_scenario_touched(void)
+{
+    g_chosen.ran.scenario = true;
+}
+
+static void settle(const step *steps)
+{
+    if (!g_chosen.pending)
+        return;
+    g_chosen.pending = false;
+    dpor_step(g_chosen.thread, &g_chosen.ran, g_chosen.decision);
+    unsigned touched = 0;
+    if (g_chosen.decision >= 0) {
+        decision *d = &g_path[g_chosen.decision];
+        if (g_chosen.ran.scenario)
+            d->touched |= 1u << g_chosen.thread;
+        touched = d->touched;
+    }
+    sleep_after(g_chosen.thread, &g_chosen.ran, g_chosen.explored, touched, steps, g_chosen.now);
+}
+
+/* Thread q's next step, not run yet (q may be unable to run: a lock held),
+ * against the last step of another thread it depends on that does not
+ * happen before q's point: the other order is to be tried there
+ * (Flanagan and Godefroid check every thread's next step at every state;
+ * checking only steps that ran would miss a lock that the other thread's
+ * later unlock hides). */
+static void race_pending(int q, const step *next)
+{
+    step s = *next;
+    s.scenario = false; /* its bookkeeping, if any, is judged when it has run */
+    const uint16_t *vc = g_last[q] >= 0 ? g_trans[g_last[q]].vc : NULL;
+    for (int i = g_ntrans - 1; i >= 0; --i) {
+        const transition *j = &g_trans[i];
+        if (j->thread == q || !dependent(&j->step, &s) || (vc && vc[j->thread] >= j->seq))
+            continue;
+        backtrack_at(j, q);
+        return;
+    }
+}
+
+int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now)
+{
+    settle(steps);
+    if (g_reduce && !g_blocked && g_ntrans < MAX_TRANSITIONS)
+        for (int q = 0; q < EXPLORE_MAX_THREADS; ++q)
+            if (waiting & (1u << q))
+                race_pending(q, &steps[q]);
+    unsigned asleep = g_reduce ? g_sleep & enabled : 0;
+    if (asleep && asleep == enabled)
+        asleep = 0, g_blocked = true;
+    int c = __builtin_ctz(enabled);
+    unsigned explored = 0;
+    int at = -1;
+    if (enabled & (enabled - 1)) { /* two or more: a decision */
+        c = branch(BRANCH_THREAD, enabled, current, asleep);
+        if (c < 0)
+            return -1;
+        at = g_depth - 1;
+        explored = g_path[at].tried & enabled & ~asleep & ~(1u << c);
+    }
+    g_floor = -1;
+    if (g_reduce && !g_blocked) {
+        if (g_limited & (1u << c))
+            g_floor = g_mark[c];
+        g_chosen.pending = true;
+        g_chosen.thread = c;
+        g_chosen.decision = at;
+        g_chosen.now = now;
+        g_chosen.explored = explored;
+        g_chosen.ran = steps[c];
+        g_chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
+    }
+    return c;
+}
+
+int path_read(unsigned options, int current, const int *reads_from)
+{
+    unsigned barred = 0;
+    for (int c = 0; c < 32 && g_floor >= 0; ++c)
+        if ((options & (1u << c)) && reads_from[c] < g_floor)
+            barred |= 1u << c;
+    g_floor = -1;
+    if (barred && barred == options) /* nothing new to read: a repeat */
+        barred = 0, g_blocked = true;
+    if (!(options & (options - 1)))
+        return __builtin_ctz(options);
+    return branch(BRANCH_READ, options, current, barred);
+}
+
+void path_begin_round(int bound, bool reduce, bool free_mo)
 {
     g_bound = bound;
+    g_reduce = reduce && !g_replay;
+    g_free_mo = free_mo;
     g_pruned = false;
     g_prefix = 0;
 }
 
 void path_begin_schedule(void)
 {
+    g_sleep = g_limited = g_touchy = 0;
+    g_floor = -1;
+    g_chosen.pending = false;
+    g_ntrans = 0;
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
+        g_last[t] = -1;
+    g_blocked = false;
     g_depth = 0;
     g_used[BRANCH_THREAD] = g_used[BRANCH_READ] = 0;
 }
 
 bool path_next(void)
 {
+    if (g_chosen.pending) { /* the schedule's last step: its races too */
+        g_chosen.pending = false;
+        dpor_step(g_chosen.thread, &g_chosen.ran, g_chosen.decision);
+    }
     for (int i = g_depth - 1; i >= 0; --i) {
         decision *d = &g_path[i];
         for (int c = 0; c < 32; ++c) {
             unsigned bit = 1u << c;
-            if (!(d->options & bit) || (d->tried & bit))
+            if (!(d->options & d->backtrack & bit) || (d->tried & bit))
                 continue;
             if (d->cost + cost(d, c) > g_bound) {
                 g_pruned = true;
@@ -143,6 +382,7 @@ bool path_next(void)
 }
 
 bool path_pruned(void) { return g_pruned; }
+bool path_reduced(void) { return g_reduce; }
 int path_bound(void) { return g_bound; }
 bool path_replaying(void) { return g_replay; }
 

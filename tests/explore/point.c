@@ -56,26 +56,26 @@ static void cas_orders(event *e, const explore_atomic_op *op, bool ok)
 static int which_way(event *e, const explore_atomic_op *op)
 {
     int n = location_choices(e, op->size);
-    if (n < 2)
-        return 0;
     if (n > 32)
         n = 32;
     unsigned options = 1; /* the default never closes a cycle (psc.c) */
-    for (int c = 1; c < n; ++c) {
+    int reads_from[32];
+    for (int c = 0; c < n; ++c) {
         location_choice ch;
+        location_choice_of(e, op->size, c, &ch);
+        reads_from[c] = ch.reads_from; /* the search may rule out old stores (path.c) */
+        if (c == 0)
+            continue;
         if (!psc_matters(e)) {
             options |= 1u << c;
             continue;
         }
-        location_choice_of(e, op->size, c, &ch);
         if (e->op == OP_CAS)
             cas_orders(e, op, ch.ok);
         if (psc_allows(e, &ch))
             options |= 1u << c;
     }
-    if (options == 1)
-        return 0;
-    int c = path_branch(BRANCH_READ, options, e->thread);
+    int c = path_read(options, e->thread, reads_from);
     if (c < 0)
         explore_fail("explorer", "%s", path_error());
     return c;
@@ -105,11 +105,21 @@ static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
     return true;
 }
 
+/* What the operation touches, for the search's reduction (step.c): the
+ * orders as written, which --weaken can only weaken. */
+static step step_of(const explore_atomic_op *op)
+{
+    bool sc = op->order == memory_order_seq_cst ||
+              (op->site->call == EXPLORE_CAS && op->failure == memory_order_seq_cst);
+    return (step){.kind = STEP_ATOMIC, .obj = op->obj, .writes = op->site->call != EXPLORE_LOAD,
+                  .reads = op->site->call != EXPLORE_STORE, .sc = sc, .scenario = true};
+}
+
 uintptr_t explore_atomic(const explore_atomic_op *op)
 {
     int self = thread_self();
     if (self != EXPLORE_MAIN)
-        thread_wait_turn(self);
+        thread_wait_turn(self, step_of(op));
     alloc_check_use(self, op->obj, "does the atomic operation at", op->site, "on");
 
     event *e = event_new(EV_ATOMIC, self, op->site);
@@ -136,6 +146,11 @@ uintptr_t explore_atomic(const explore_atomic_op *op)
         datarace_atomic(self, e, op->size, e->op != OP_LOAD && (e->op != OP_CAS || e->ok));
     uintptr_t read = location_do(e, op->size, way);
     psc_note(e);
+    if (self != EXPLORE_MAIN) { /* what it did, for the search (path.c) */
+        step did = step_of(op);
+        did.writes = e->stores;
+        path_ran(&did);
+    }
     if (e->op != OP_CAS)
         return read;
     if (!e->ok)
@@ -149,7 +164,7 @@ void explore_fence(const explore_site *site, int order)
 {
     int self = thread_self();
     if (self != EXPLORE_MAIN)
-        thread_wait_turn(self);
+        thread_wait_turn(self, (step){.kind = STEP_FENCE, .sc = order == memory_order_seq_cst, .scenario = true});
     event *e = event_new(EV_FENCE, self, site);
     e->written = order;
     e->order = weaken_order(site, order);

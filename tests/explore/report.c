@@ -21,7 +21,10 @@ static void footer(const explore_scenario *s, const char *program, long schedule
     char id[2048], weaken[512];
     path_id(id, sizeof id);
     weaken_args(weaken, sizeof weaken);
-    if (!path_replaying())
+    if (!path_replaying() && path_reduced())
+        printf("explore: found after %ld schedule%s (the search with no bound, partial-order reduced)\n", schedules,
+               schedules == 1 ? "" : "s");
+    else if (!path_replaying())
         printf("explore: found after %ld schedule%s (bound %d: at most %d preemptions and stale reads)\n", schedules,
                schedules == 1 ? "" : "s", path_bound(), path_bound());
     printf("explore: step %02d %s %s, schedule %s; replay it with:\n    %s %s%s --replay %s\n", explore_step,

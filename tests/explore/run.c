@@ -6,26 +6,34 @@
  * the main thread, the scenario's threads one at a time (thread.c) and the
  * checks, each in the order path.c decides.
  *
- * The rounds are CHESS's iterative bounding: every schedule with at most 0
- * preemptions and stale reads, then at most 1, 2, ... They stop when a
- * round skipped nothing (every schedule was explored: "exhaustive"), or at
- * the bound P (default 2) once a round costs more than SMALL_ROUND
- * schedules; with --preemptions P (or the scenario's .preemptions), at P.
- * A scenario marked .exhaustive runs one round with no bound at all.
+ * The search, by default: first two rounds of CHESS's iterative bounding,
+ * every schedule with at most 0 preemptions and stale reads, then at most
+ * 1, so that a failure that needs few is found first and reads as a short
+ * story; then one round with no bound, partial-order reduced (path.c's
+ * sleep sets over step.c's dependence): every execution, each explored by
+ * at least one schedule, most by exactly one. A scenario marked .exhaustive
+ * (a litmus test) runs the reduced round alone.
+ *
+ * With --preemptions P (or the scenario's .preemptions), the rounds of
+ * increasing bound as before, unreduced, to P or until a round skips
+ * nothing ("exhaustive"): a failure's shortest story, or a check of the
+ * reduction against every interleaving.
  */
 #include "model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Rounds with a bound this high and still no end are not small any more. */
-#define SMALL_ROUND 5000
-#define MAX_BOUND 64
+/* Bounds of the rounds run before the reduced search: a failure they find
+ * is a schedule with as few preemptions as possible. */
+#define SHORT_ROUNDS 2
+#define NO_BOUND (1 << 20) /* more than any schedule can cost */
 
 static long g_schedules;   /* run so far, over every round: the failure report says how many */
 static bool g_truncated;   /* some load could have read a store older than the history kept */
 
 long run_schedules(void) { return g_schedules; }
+long explore_executions(void) { return execution_count(); }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
 bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
@@ -54,20 +62,23 @@ static void run_once(const explore_scenario *s)
     location_reset();
     datarace_reset(s->on_race);
     path_begin_schedule();
+    execution_begin_schedule();
     thread_setup(s);
     s->setup();
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
     s->check();
+    explore_execution_is_new(); /* counted, if the check did not ask already */
     alloc_check_leaks();
     g_truncated |= location_truncated();
     thread_end_schedule();
     fail_catch(NULL);
 }
 
-static long round_of(const explore_scenario *s, int bound)
+static long round_of(const explore_scenario *s, int bound, bool reduce, bool free_mo)
 {
-    path_begin_round(bound);
+    path_begin_round(bound, reduce, free_mo);
+    execution_reset();
     g_truncated = false;
     if (s->begin)
         s->begin();
@@ -110,14 +121,21 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
         return 1;
     }
     long schedules;
-    if (s->exhaustive && !bound_is_hard)
-        schedules = round_of(s, 1 << 20) /* more than any schedule can cost */;
-    else
+    if (bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
         for (int k = 0;; ++k) {
-            schedules = round_of(s, k);
-            if (!path_pruned() || k == MAX_BOUND || (k >= bound && (bound_is_hard || schedules > SMALL_ROUND)))
+            schedules = round_of(s, k, false, false);
+            if (!path_pruned() || k >= bound)
                 break;
         }
+    else {
+        /* The short stories first: a failure that needs no preemption, or
+         * one, is found here and printed as such. Then every execution,
+         * with no bound, reduced (path.c). */
+        for (int k = 0; k < SHORT_ROUNDS && !s->exhaustive; ++k)
+            round_of(s, k, false, false);
+        /* On one location, more steps commute under RC11 (step.c). */
+        schedules = round_of(s, NO_BOUND, true, !location_c11());
+    }
     if (s->summary)
         summarize(s);
     return schedules;

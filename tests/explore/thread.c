@@ -25,6 +25,7 @@ typedef struct xthread {
     void (*fn)(void);
     const char *name;
     bool arrived;            /* waiting at a scheduling point */
+    step next;               /* what it does when it goes on (step.c) */
     bool done;
     pthread_mutex_t *wants;  /* its next operation locks this mutex */
     pthread_cond_t *waits;   /* inside pthread_cond_wait, not signalled yet */
@@ -141,18 +142,23 @@ static void decide(int current)
         pthread_cond_broadcast(&g_cv);
         return;
     }
-    unsigned enabled = 0;
+    unsigned enabled = 0, waiting = 0;
     bool all_done = true;
     for (int i = 0; i < g_nthreads; ++i) {
         all_done &= g_threads[i].done;
         if (runnable(&g_threads[i]))
             enabled |= 1u << i;
+        if (g_threads[i].arrived && !g_threads[i].done)
+            waiting |= 1u << i;
     }
     if (!enabled && !all_done)
         deadlock();
-    int choice = enabled ? __builtin_ctz(enabled) : EXPLORE_MAIN;
-    if (enabled & (enabled - 1)) { /* two or more: a decision */
-        choice = path_branch(BRANCH_THREAD, enabled, current);
+    int choice = EXPLORE_MAIN;
+    if (enabled) {
+        step steps[EXPLORE_MAX_THREADS];
+        for (int i = 0; i < g_nthreads; ++i)
+            steps[i] = g_threads[i].next;
+        choice = path_schedule(enabled, waiting, current, steps, event_count());
         if (choice < 0)
             fail_record("explorer", "%s", path_error());
     }
@@ -162,10 +168,11 @@ static void decide(int current)
 
 /* ---- the scheduling points ------------------------------------------------ */
 
-void thread_wait_turn(int self)
+void thread_wait_turn(int self, step next)
 {
     pthread_mutex_lock(&g_mx);
     g_threads[self].arrived = true;
+    g_threads[self].next = next;
     decide(self);
     while (g_running != self)
         pthread_cond_wait(&g_cv, &g_mx);
@@ -202,7 +209,7 @@ void explore_wait_until(bool (*ready)(void), const char *what)
         return;
     g_threads[t_self].until = ready;
     g_threads[t_self].until_what = what;
-    thread_wait_turn(t_self);
+    thread_wait_turn(t_self, (step){.kind = STEP_ANY});
     g_threads[t_self].until = NULL;
     event_note(t_self, "(waited until %s)", what);
 }
@@ -246,7 +253,7 @@ void thread_setup(const explore_scenario *s)
     g_nheld = 0;
     g_nthreads = s->nthreads;
     for (int i = 0; i < s->nthreads; ++i)
-        g_threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i]};
+        g_threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
 }
 
 void thread_run_all(void)

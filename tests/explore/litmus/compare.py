@@ -17,8 +17,10 @@ For each file (by default every tests/*.litmus beside this script):
     sequences) also states C11's extra states (`expect-c11` lines), checked
     against herd7's c11_orig.cat (Batty et al., POPL 2016);
   - with --explorer, `explore_litmus --check FILE` too: whether the
-    explorer's model already gives exactly the stated set today, and how
-    long it took.
+    explorer's model already gives exactly the stated set today, how long
+    it took, and whether its counts of executions (Positive, Negative)
+    equal herd7's. A difference in the counts is explained when the file
+    has a `herd-counts-differ REASON` line, and an error otherwise.
 Then which files CMakeLists.txt registers as ctests, and for the others the
 reason it gives (`# waiting: NAME REASON` lines). Exits 1 on an
 unexplained difference with herd7, or on a registered file the explorer
@@ -50,8 +52,23 @@ def stated(path):
     return rc11, c11, reason
 
 
+def counts_reason(path):
+    """The file's herd-counts-differ reason, or None."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip().startswith("herd-counts-differ "):
+                return line.strip()[len("herd-counts-differ "):]
+    return None
+
+
+def counts(output):
+    """The `Positive: P Negative: N` line of herd7's shape, or None."""
+    return next((l for l in output.splitlines() if l.startswith("Positive: ")), None)
+
+
 def herd_states(herd, path, model="rc11.cat"):
-    """herd7's states for the file, and `Flag *undef*` if it flags a race."""
+    """herd7's states for the file, `Flag *undef*` if it flags a race, and
+    its counts line."""
     out = subprocess.run([herd, "-model", model, "-macros", "c11.def", path],
                          capture_output=True, text=True, timeout=600)
     lines = out.stdout.splitlines()
@@ -62,7 +79,7 @@ def herd_states(herd, path, model="rc11.cat"):
     states = lines[start + 1:start + 1 + n]
     if "Flag *undef*" in lines:
         states.append("Flag *undef*")
-    return states
+    return states, counts(out.stdout)
 
 
 def registered():
@@ -81,7 +98,7 @@ def explorer_check(explorer, path):
     seconds = time.monotonic() - start
     verdict = [l for l in (out.stdout + out.stderr).splitlines()
                if l.startswith("explore_litmus:") or re.match(r".*\.litmus:\d+:", l) or "FAILED" in l]
-    return out.returncode, seconds, verdict
+    return out.returncode, seconds, verdict, counts(out.stdout)
 
 
 def main():
@@ -99,10 +116,11 @@ def main():
         sys.exit(f"compare: no herd7 at {herd}: build it with ../shared/tools/herd7/build.sh, or pass --herd")
     names, waiting = registered()
     agree, explained, unexplained, explorer_bad = 0, [], [], []
+    counts_equal, counts_explained = 0, []
     for path in files:
         name = os.path.basename(path)[:-len(".litmus")]
         rc11, c11, reason = stated(path)
-        herd_set = herd_states(herd, path)
+        herd_set, herd_counts = herd_states(herd, path)
         missing = [s for s in rc11 if s not in herd_set]
         extra = [s for s in herd_set if s not in rc11]
         if not missing and not extra:
@@ -117,7 +135,7 @@ def main():
             # The file's set under C11 proper: RC11's plus its expect-c11 lines,
             # against herd7's c11_orig.cat (Batty et al., POPL 2016: N1570's
             # contiguous release sequences).
-            c11_herd = herd_states(herd, path, "c11_orig.cat")
+            c11_herd, _ = herd_states(herd, path, "c11_orig.cat")
             c11_set = rc11 + c11
             if sorted(c11_herd) == sorted(c11_set):
                 line += f"; under C11 (c11_orig.cat) herd7 agrees too ({len(c11_set)} stated)"
@@ -127,10 +145,21 @@ def main():
                 line += f"; C11 DIFFERS: {what}"
         print(line)
         if explorer:
-            rc, seconds, verdict = explorer_check(explorer, path)
+            rc, seconds, verdict, ours = explorer_check(explorer, path)
             status = "registered" if name in names else f"not registered: {waiting.get(name, 'no reason given')}"
             print(f"    explore_litmus: {'exact' if rc == 0 else 'refused' if rc == 2 else 'differs'} "
                   f"in {seconds:.1f} s; {status}")
+            if rc != 2:
+                why = counts_reason(path)
+                if ours == herd_counts:
+                    counts_equal += 1
+                    print(f"    executions: {ours}, as herd7's")
+                elif why:
+                    counts_explained.append(f"{name}: {ours}, herd7 {herd_counts} (why: {why})")
+                    print(f"    executions: {ours}, herd7 {herd_counts}\n    why: {why}")
+                else:
+                    unexplained.append(f"{name}: executions {ours}, herd7 {herd_counts}")
+                    print(f"    executions: {ours}, herd7 {herd_counts}  UNEXPLAINED")
             for v in verdict:
                 print(f"      {v}")
             if name in names and rc != 0:
@@ -139,6 +168,11 @@ def main():
           f"differs on {len(explained)} (explained) + {len(unexplained)} (unexplained)")
     for d in explained:
         print(f"  explained: {d}")
+    if explorer:
+        print(f"compare: explore_litmus's counts of executions equal herd7's on {counts_equal} files, "
+              f"differ on {len(counts_explained)} (explained)")
+        for d in counts_explained:
+            print(f"  explained: {d}")
     for d in unexplained:
         print(f"  UNEXPLAINED: {d}")
     listed = [os.path.basename(p)[:-len(".litmus")] for p in files]

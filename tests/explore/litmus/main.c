@@ -68,7 +68,7 @@ static void begin(void)
 {
     /* Before the search's one round (.exhaustive): its schedules are counted afresh. */
     for (int i = 0; i < g_run.set.nstates; ++i)
-        g_run.set.schedules[i] = 0;
+        g_run.set.schedules[i] = g_run.set.executions[i] = 0;
 }
 
 static void setup(void) { litmus_memory_setup(g_run.t, &g_run.memory); }
@@ -115,6 +115,7 @@ static void check(void)
     if (i < 0)
         explore_fail("litmus", "more than %d final states", OUTCOME_MAX_STATES);
     ++g_run.set.schedules[i];
+    g_run.set.executions[i] += explore_execution_is_new(); /* herd counts executions */
     if (added)
         first_reached(i, values);
 }

@@ -19,12 +19,13 @@
  *     Hash=...
  *
  * The counts: herd counts executions (each consistent choice of what every
- * load reads and of the modification orders); explore_litmus counts the
- * schedules of its last, exhaustive round, several of which may make the
- * same execution. So Positive, Negative and the Observation's two numbers
- * are schedules here; everything else compares with herd's line for line.
- * Time is explore_litmus's own; the Hash line (herd's digest of the test's
- * code) is left out.
+ * load reads and of the modification orders), and so does explore_litmus:
+ * several of its schedules may make the same execution, and it counts that
+ * execution once (the explorer's execution.c). Positive, Negative and the
+ * Observation's two numbers are executions, as herd's; a last line,
+ * `Schedules N`, says what the search ran to find them (not herd's). Time
+ * is explore_litmus's own; the Hash line (herd's digest of the test's code)
+ * is left out.
  */
 #include "outcome.h"
 
@@ -42,7 +43,7 @@ int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added)
         return -1;
     int i = set->nstates++;
     memcpy(set->values[i], values, (size_t)nvalues * sizeof *values);
-    set->schedules[i] = 0;
+    set->schedules[i] = set->executions[i] = 0;
     *added = true;
     return i;
 }
@@ -90,6 +91,7 @@ void outcome_sort(const litmus_test *t, outcome_set *set, int *map)
     for (int i = 0; i < set->nstates; ++i) {
         memcpy(sorted.values[i], set->values[entries[i].index], sizeof sorted.values[i]);
         sorted.schedules[i] = set->schedules[entries[i].index];
+        sorted.executions[i] = set->executions[entries[i].index];
         map[i] = entries[i].index;
     }
     *set = sorted;
@@ -159,7 +161,7 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
 {
     static const char *const kinds[] = {"Allowed", "Forbidden", "Required"};
     static const char *const quantifiers[] = {"exists", "~exists", "forall"};
-    long holds = 0, fails = 0;
+    long holds = 0, fails = 0, schedules = 0;
     int states_holding = 0;
     char line[1024];
     printf("Test %s %s\n", t->name, kinds[t->quantifier]);
@@ -167,11 +169,12 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
     for (int i = 0; i < set->nstates; ++i) {
         outcome_format(t, set->values[i], line, sizeof line);
         printf("%s\n", line);
+        schedules += set->schedules[i];
         if (outcome_holds(t, t->condition, set->values[i])) {
-            holds += set->schedules[i];
+            holds += set->executions[i];
             ++states_holding;
         } else {
-            fails += set->schedules[i];
+            fails += set->executions[i];
         }
     }
     bool ok = t->quantifier == EXISTS      ? states_holding > 0
@@ -191,6 +194,7 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
     printf("Observation %s %s %ld %ld\n", t->name,
            states_holding == 0 ? "Never" : fails == 0 ? "Always" : "Sometimes", holds, fails);
     printf("Time %s %.2f\n", t->name, seconds);
+    printf("Schedules %ld\n", schedules);
     printf("\n");
 }
 

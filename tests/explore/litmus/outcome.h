@@ -12,13 +12,14 @@
 typedef struct outcome_set {
     int nstates;
     int values[OUTCOME_MAX_STATES][LITMUS_MAX_OBSERVED]; /* in the order of test->shown */
-    long schedules[OUTCOME_MAX_STATES]; /* of the last round, that ended in each state */
+    long executions[OUTCOME_MAX_STATES]; /* distinct executions that ended in each state (herd's count) */
+    long schedules[OUTCOME_MAX_STATES];  /* schedules of the search that ended in each state (its cost) */
     bool race;                          /* some schedule had a data race (herd: undefined behaviour) */
     char race_report[512];              /* the first one, as the explorer reported it */
 } outcome_set;
 
-/* Adds a schedule's final state; returns its index, and *added when it is
- * new. -1: more than OUTCOME_MAX_STATES states. */
+/* Adds a final state (counted by the caller); returns its index, and
+ * *added when it is new. -1: more than OUTCOME_MAX_STATES states. */
 int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added);
 
 /* "1:r0=0; 1:r1=1; [x]=1;" as herd prints a state. */

@@ -1,0 +1,194 @@
+/*
+ * Executions, as against schedules: which schedules made the same one.
+ *
+ * Two schedules can differ only in the order of steps that touch nothing
+ * in common (T0 stores x while T1 loads y): every thread does the same
+ * things and reads the same stores, and nothing a program can observe
+ * tells them apart. What the memory model cares about is the execution
+ * (RC11, Lahav et al., PLDI 2017, section 3; herd7 counts the same): the
+ * events of each thread in program order, the store each load reads
+ * (rf), the modification order of each location's stores (mo), and the
+ * outcome of each read-modify-write, which rf and mo fix. The seq_cst
+ * order psc is derived from these (RC11 asks only that it be acyclic),
+ * so it adds nothing to tell two executions apart.
+ *
+ * At the end of a schedule, execution_is_new() reduces its log to that
+ * value, a signature: each event is named by its thread and its place in
+ * that thread's program order (never by when it ran), and hashed with the
+ * store it read, the store just before its own in the location's final
+ * modification order, and for a mutex or condition variable the call on
+ * it just before (the order of critical sections is part of an execution
+ * with locks). A set of signatures counts the distinct ones.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+
+/* Whether an event is a step of the program (notes and the like are what
+ * the scenario printed about it, and their text may depend on timing). */
+static bool counted(const event *e)
+{
+    switch (e->kind) {
+    case EV_ATOMIC: case EV_INIT: case EV_FENCE: case EV_ALLOC: case EV_FREE:
+    case EV_LOCK: case EV_UNLOCK: case EV_WAIT: case EV_WOKEN: case EV_SIGNAL: case EV_BROADCAST:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool on_sync_object(const event *e)
+{
+    return e->kind >= EV_LOCK && e->kind <= EV_BROADCAST;
+}
+
+/* splitmix64's finalizer: a good 64-bit mix. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    uint64_t z = h ^ (v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+#define MAX_EVENTS_SEEN 4096
+
+/* An event's name: its thread and its index in that thread's steps. */
+static int32_t g_name[MAX_EVENTS_SEEN];
+static int32_t g_mo_prev[MAX_EVENTS_SEEN]; /* the store before it in mo: an event index, -1 none */
+
+static int32_t name_of(int i)
+{
+    return i < 0 ? -1 : g_name[i];
+}
+
+/* The final modification order, rebuilt from each store's place when it
+ * was made (event.before: the store it went just before, -1 last), as a
+ * list per object: for each store, the one just before it. */
+
+typedef struct tail {
+    const volatile void *obj;
+    int last; /* the newest store in mo */
+} tail;
+
+static tail *tail_of(tail *tails, int *ntails, const volatile void *obj)
+{
+    for (int i = 0; i < *ntails; ++i)
+        if (tails[i].obj == obj)
+            return &tails[i];
+    if (*ntails == MAX_EVENTS_SEEN)
+        return &tails[0];
+    tails[*ntails] = (tail){obj, -1};
+    return &tails[(*ntails)++];
+}
+
+static void rebuild_mo(int n)
+{
+    static tail tails[MAX_EVENTS_SEEN];
+    int ntails = 0;
+    for (int i = 0; i < n; ++i) {
+        g_mo_prev[i] = -1;
+        const event *e = event_at(i);
+        if (!e->stores || (e->kind != EV_ATOMIC && e->kind != EV_INIT))
+            continue;
+        tail *t = tail_of(tails, &ntails, e->obj);
+        if (e->kind == EV_INIT) { /* a location's history starts again here */
+            t->last = i;
+            continue;
+        }
+        int after = e->before >= 0 && e->before < i ? g_mo_prev[e->before] : t->last;
+        g_mo_prev[i] = after;
+        if (e->before >= 0 && e->before < i)
+            g_mo_prev[e->before] = i;
+        else
+            t->last = i;
+    }
+}
+
+uint64_t execution_signature(void)
+{
+    int n = event_count();
+    if (n > MAX_EVENTS_SEEN)
+        n = MAX_EVENTS_SEEN;
+    int32_t steps[THREADS] = {0};
+    for (int i = 0; i < n; ++i) {
+        const event *e = event_at(i);
+        g_name[i] = counted(e) ? (int32_t)(e->thread << 20 | steps[e->thread]++) : -1;
+    }
+    rebuild_mo(n);
+    uint64_t h = 0;
+    for (int i = 0; i < n; ++i) {
+        const event *e = event_at(i);
+        if (g_name[i] < 0)
+            continue;
+        uint64_t x = mix((uint64_t)g_name[i], (uint64_t)e->kind << 8 | (uint64_t)e->op << 4 | e->ok << 1 | e->failed);
+        x = mix(x, (uint64_t)name_of(e->reads_from));
+        x = mix(x, (uint64_t)name_of(g_mo_prev[i]));
+        if (on_sync_object(e)) /* the call on the same mutex or condition just before */
+            for (int j = i - 1; j >= 0; --j)
+                if (on_sync_object(event_at(j)) && event_at(j)->obj == e->obj) {
+                    x = mix(x, (uint64_t)g_name[j]);
+                    break;
+                }
+        h += x; /* a sum: the events' order in the log does not matter, only what they are */
+    }
+    return mix(h, (uint64_t)n);
+}
+
+/* ---- the set of executions seen this round -------------------------------------- */
+
+static uint64_t *g_set;
+static size_t g_cap, g_count;
+
+void execution_reset(void)
+{
+    free(g_set);
+    g_set = NULL;
+    g_cap = g_count = 0;
+}
+
+long execution_count(void) { return (long)g_count; }
+
+static bool insert(uint64_t sig)
+{
+    if (sig == 0)
+        sig = 1; /* 0 marks an empty slot */
+    if (2 * (g_count + 1) > g_cap) {
+        size_t cap = g_cap ? 2 * g_cap : 1024;
+        uint64_t *set = calloc(cap, sizeof *set);
+        if (!set)
+            abort();
+        for (size_t i = 0; i < g_cap; ++i)
+            for (size_t j = g_set[i] % cap; g_set[i]; j = (j + 1) % cap)
+                if (!set[j]) {
+                    set[j] = g_set[i];
+                    break;
+                }
+        free(g_set);
+        g_set = set;
+        g_cap = cap;
+    }
+    for (size_t j = sig % g_cap;; j = (j + 1) % g_cap) {
+        if (g_set[j] == sig)
+            return false;
+        if (!g_set[j]) {
+            g_set[j] = sig;
+            ++g_count;
+            return true;
+        }
+    }
+}
+
+/* Once per schedule: the first call decides, later ones repeat it. */
+static bool g_decided, g_new;
+
+void execution_begin_schedule(void) { g_decided = false; }
+
+bool explore_execution_is_new(void)
+{
+    if (!g_decided) {
+        g_new = insert(execution_signature());
+        g_decided = true;
+    }
+    return g_new;
+}

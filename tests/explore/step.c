@@ -1,0 +1,80 @@
+/*
+ * Which steps commute: the dependence relation of the search's reduction
+ * (path.c).
+ *
+ * A step is what a thread does when the scheduler names it: the operation
+ * it waits at (an atomic operation, a fence, a mutex or condition call),
+ * and the plain code after it, up to its next scheduling point. Two steps
+ * of different threads are independent when running them in either order
+ * leaves the same state and neither enables or disables the other: then
+ * the two orders are one execution (execution.c), and the search need try
+ * only one of them (Godefroid, "Partial-Order Methods for the Verification
+ * of Concurrent Systems", LNCS 1032, 1996; Flanagan and Godefroid, POPL
+ * 2005). Here, conservatively, two steps are dependent when:
+ *
+ *   - they are atomic operations on the same location and one of them may
+ *     write (a compare-exchange or read-modify-write counts as a write even
+ *     when it will fail): the order decides what the read may read, or
+ *     where each store goes in modification order (refined below);
+ *   - both are seq_cst (atomic operations or fences): RC11's psc relates
+ *     them across locations; under --model c11, a seq_cst step and any
+ *     atomic step;
+ *   - both are mutex or condition-variable calls (any mutex: who holds
+ *     which decides who can run);
+ *   - either touches the scenario's own bookkeeping (its clocks and peeks,
+ *     between explore_unchecked(true) and (false), which the race check
+ *     leaves out: what they read is not known here): a step says so once
+ *     it has run (path.c remembers it of the steps it has explored);
+ *   - either is a wait on a scenario's predicate (explore_wait_until):
+ *     what the predicate reads is the scenario's, unknown here.
+ *
+ * A thread's first step runs only plain code up to its first operation:
+ * it commutes with everything but bookkeeping.
+ *
+ * A release or acquire changes only its own thread's clock, and a load
+ * marks a store seen by its own thread only, so operations on different
+ * locations commute. Plain accesses are not scheduling points: two plain
+ * accesses that happens-before does not order are a data race, found in
+ * whichever order they run (datarace.c); ordered ones are ordered through
+ * steps that are dependent. An allocation's address is not part of an
+ * execution (execution.c).
+ *
+ * On one location, under RC11 (free_mo), more commutes, because the model
+ * lets a store take any place in modification order after the stores its
+ * thread has seen (location.c):
+ * T0's store then T1's store can make every modification order that T1's
+ * then T0's can, and a load after a store may still read what it would
+ * have read before it. So a step commutes with an asleep thread's next
+ * step on the same location but for one case: it stores, and the asleep
+ * step reads. Even then, what the asleep step could read before was
+ * explored already; only the new store is new. So the asleep thread is
+ * *limited* rather than woken (path.c): it may go on, but its read must
+ * read a store made since it fell asleep. This is the reads-from view of
+ * an execution (GenMC's, Kokologiannakis et al., PLDI 2019): the order of
+ * two steps matters only when one reads what the other wrote. seq_cst does
+ * not change this: psc.c checks each choice against every cycle through
+ * the new event, so whether a graph passes does not depend on the order
+ * its events were added in. Under --model c11 a store may not split
+ * another thread's release sequence, which does depend on that order:
+ * there, steps on one location are dependent when either writes.
+ */
+#include "model.h"
+
+static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind == STEP_FENCE; }
+
+enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
+{
+    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY || ran->scenario || asleep->scenario)
+        return STEP_WAKE;
+    if (ran->kind == STEP_LOCAL || asleep->kind == STEP_LOCAL)
+        return STEP_KEEP;
+    if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
+        return ran->kind == asleep->kind ? STEP_WAKE : STEP_KEEP;
+    if (free_mo ? ran->sc && asleep->sc : (ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran)))
+        return STEP_WAKE;
+    if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
+        return STEP_KEEP;
+    if (!free_mo)
+        return ran->writes || asleep->writes ? STEP_WAKE : STEP_KEEP;
+    return ran->writes && asleep->reads ? STEP_LIMIT : STEP_KEEP;
+}
