@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""docs_litmus.py IN OUT --tests DIR --site SITE [--explorer EXE] [--agree LIST] [--dot DOT] [--strict]
+"""docs_litmus.py IN OUT --tests DIR --site SITE [--explorer EXE] [--agree LIST] [--cmakelists FILE] [--dot DOT] [--strict]
 
 Fills in the litmus markers of a course page (docs/litmus.md) at docs build
 time, from the litmus files and the real explore_litmus, never by hand:
