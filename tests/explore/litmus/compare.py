@@ -26,163 +26,161 @@ reason it gives (`# waiting: NAME REASON` lines). Exits 1 on an
 unexplained difference with herd7, or on a registered file the explorer
 does not match. Standard library only.
 """
-import glob
+import argparse
 import os
 import re
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
+from pathlib import Path
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+import herd  # noqa: E402  (the parsers beside this file)
+import litmus_file  # noqa: E402
+import registry  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
 DEFAULT_HERD = "/tmp/herd7-install/bin/herd7"  # ../shared/tools/herd7/build.sh installs it there
 
 
-def stated(path):
-    """The file's expect lines, expect-c11 lines and herd-differs reason."""
-    rc11, c11, reason = [], [], None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith("expect "):
-                rc11.append(line[len("expect "):].strip())
-            elif line.startswith("expect-c11 "):
-                c11.append(line[len("expect-c11 "):].strip())
-            elif line.startswith("herd-differs "):
-                reason = line[len("herd-differs "):].strip()
-    return rc11, c11, reason
+@dataclass
+class Tally:
+    """What the files gave, for the summary."""
+    agree: int = 0
+    explained: list = field(default_factory=list)
+    unexplained: list = field(default_factory=list)
+    explorer_bad: list = field(default_factory=list)
+    counts_equal: int = 0
+    counts_explained: list = field(default_factory=list)
 
 
-def counts_reason(path):
-    """The file's herd-counts-differ reason, or None."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip().startswith("herd-counts-differ "):
-                return line.strip()[len("herd-counts-differ "):]
-    return None
-
-
-def counts(output):
-    """The `Positive: P Negative: N` line of herd7's shape, or None."""
-    return next((l for l in output.splitlines() if l.startswith("Positive: ")), None)
-
-
-def herd_states(herd, path, model="rc11.cat"):
-    """herd7's states for the file, `Flag *undef*` if it flags a race, and
-    its counts line."""
-    out = subprocess.run([herd, "-model", model, "-macros", "c11.def", path],
+def herd_run(herd7, path, model="rc11.cat"):
+    """herd7's result for the file: its states, with `Flag *undef*` if it flags a race."""
+    out = subprocess.run([herd7, "-model", model, "-macros", "c11.def", str(path)],
                          capture_output=True, text=True, timeout=600)
-    lines = out.stdout.splitlines()
-    start = next((i for i, l in enumerate(lines) if l.startswith("States ")), None)
-    if start is None:
+    result = herd.parse(out.stdout)
+    if result is None:
         raise RuntimeError(f"herd7 gave no states:\n{out.stdout}{out.stderr}")
-    n = int(lines[start].split()[1])
-    states = lines[start + 1:start + 1 + n]
-    if "Flag *undef*" in lines:
-        states.append("Flag *undef*")
-    return states, counts(out.stdout)
-
-
-def registered():
-    """The names CMakeLists.txt registers, and its `# waiting: NAME REASON` lines."""
-    with open(os.path.join(HERE, "CMakeLists.txt"), encoding="utf-8") as f:
-        text = f.read()
-    block = re.search(r"set\(litmus_registered(.*?)\)", text, re.S)
-    names = block.group(1).split() if block else []
-    waiting = dict(re.findall(r"^# waiting: (\S+)\s+(.*)$", text, re.M))
-    return names, waiting
+    return result
 
 
 def explorer_check(explorer, path):
+    """explore_litmus --check: its exit code, how long it took, its verdict's lines and its counts."""
     start = time.monotonic()
-    out = subprocess.run([explorer, "--check", path], capture_output=True, text=True, timeout=1800)
+    out = subprocess.run([explorer, "--check", str(path)], capture_output=True, text=True, timeout=1800)
     seconds = time.monotonic() - start
     verdict = [l for l in (out.stdout + out.stderr).splitlines()
                if l.startswith("explore_litmus:") or re.match(r".*\.litmus:\d+:", l) or "FAILED" in l]
-    return out.returncode, seconds, verdict, counts(out.stdout)
+    return out.returncode, seconds, verdict, (herd.parse(out.stdout) or herd.Result()).counts
 
 
-def main():
-    args = sys.argv[1:]
-    herd, explorer = os.environ.get("HERD7", DEFAULT_HERD), None
-    while args and args[0].startswith("--"):
-        if args[0] == "--herd" and len(args) > 1:
-            herd, args = args[1], args[2:]
-        elif args[0] == "--explorer" and len(args) > 1:
-            explorer, args = args[1], args[2:]
-        else:
-            sys.exit(__doc__)
-    files = args or sorted(glob.glob(os.path.join(HERE, "tests", "*.litmus")))
-    if not os.access(herd, os.X_OK):
-        sys.exit(f"compare: no herd7 at {herd}: build it with ../shared/tools/herd7/build.sh, or pass --herd")
-    names, waiting = registered()
-    agree, explained, unexplained, explorer_bad = 0, [], [], []
-    counts_equal, counts_explained = 0, []
-    for path in files:
-        name = os.path.basename(path)[:-len(".litmus")]
-        rc11, c11, reason = stated(path)
-        herd_set, herd_counts = herd_states(herd, path)
-        missing = [s for s in rc11 if s not in herd_set]
-        extra = [s for s in herd_set if s not in rc11]
-        if not missing and not extra:
-            agree += 1
-            line = f"{name}: herd7 agrees ({len(rc11)} stated)"
-        else:
-            what = "; ".join([f"stated, herd7 does not give: {s}" for s in missing] +
-                             [f"herd7 gives, not stated: {s}" for s in extra])
-            (explained if reason else unexplained).append(f"{name}: {what}" + (f" (why: {reason})" if reason else ""))
-            line = f"{name}: herd7 DIFFERS: {what}" + (f"\n    why: {reason}" if reason else "  UNEXPLAINED")
-        if c11:
-            # The file's set under C11 proper: RC11's plus its expect-c11 lines,
-            # against herd7's c11_orig.cat (Batty et al., POPL 2016: N1570's
-            # contiguous release sequences).
-            c11_herd, _ = herd_states(herd, path, "c11_orig.cat")
-            c11_set = rc11 + c11
-            if sorted(c11_herd) == sorted(c11_set):
-                line += f"; under C11 (c11_orig.cat) herd7 agrees too ({len(c11_set)} stated)"
-            else:
-                what = f"C11 set stated {sorted(c11_set)}, c11_orig.cat gives {sorted(c11_herd)}"
-                unexplained.append(f"{name}: {what}")
-                line += f"; C11 DIFFERS: {what}"
-        print(line)
-        if explorer:
-            rc, seconds, verdict, ours = explorer_check(explorer, path)
-            status = "registered" if name in names else f"not registered: {waiting.get(name, 'no reason given')}"
-            print(f"    explore_litmus: {'exact' if rc == 0 else 'refused' if rc == 2 else 'differs'} "
-                  f"in {seconds:.1f} s; {status}")
-            if rc != 2:
-                why = counts_reason(path)
-                if ours == herd_counts:
-                    counts_equal += 1
-                    print(f"    executions: {ours}, as herd7's")
-                elif why:
-                    counts_explained.append(f"{name}: {ours}, herd7 {herd_counts} (why: {why})")
-                    print(f"    executions: {ours}, herd7 {herd_counts}\n    why: {why}")
-                else:
-                    unexplained.append(f"{name}: executions {ours}, herd7 {herd_counts}")
-                    print(f"    executions: {ours}, herd7 {herd_counts}  UNEXPLAINED")
-            for v in verdict:
-                print(f"      {v}")
-            if name in names and rc != 0:
-                explorer_bad.append(name)
-    print(f"\ncompare: {len(files)} files; herd7 rc11.cat agrees with {agree}, "
-          f"differs on {len(explained)} (explained) + {len(unexplained)} (unexplained)")
-    for d in explained:
+def check_rc11(herd_set, test, tally):
+    """The file's `expect` lines against herd7's states under rc11.cat: the line to print."""
+    missing = [s for s in test.expect if s not in herd_set]
+    extra = [s for s in herd_set if s not in test.expect]
+    if not missing and not extra:
+        tally.agree += 1
+        return f"{test.path.stem}: herd7 agrees ({len(test.expect)} stated)"
+    what = "; ".join([f"stated, herd7 does not give: {s}" for s in missing] +
+                     [f"herd7 gives, not stated: {s}" for s in extra])
+    reason = test.herd_differs
+    (tally.explained if reason else tally.unexplained).append(
+        f"{test.path.stem}: {what}" + (f" (why: {reason})" if reason else ""))
+    return f"{test.path.stem}: herd7 DIFFERS: {what}" + (f"\n    why: {reason}" if reason else "  UNEXPLAINED")
+
+
+def check_c11(herd7, test, tally):
+    """The file's set under C11 proper: RC11's plus its expect-c11 lines,
+    against herd7's c11_orig.cat (Batty et al., POPL 2016: N1570's
+    contiguous release sequences). The words to add to its line."""
+    if not test.expect_c11:
+        return ""
+    c11_herd = herd_run(herd7, test.path, "c11_orig.cat").states
+    c11_set = test.expect + test.expect_c11
+    if sorted(c11_herd) == sorted(c11_set):
+        return f"; under C11 (c11_orig.cat) herd7 agrees too ({len(c11_set)} stated)"
+    what = f"C11 set stated {sorted(c11_set)}, c11_orig.cat gives {sorted(c11_herd)}"
+    tally.unexplained.append(f"{test.path.stem}: {what}")
+    return f"; C11 DIFFERS: {what}"
+
+
+def check_counts(test, ours, herd_counts, tally):
+    """explore_litmus's counts of executions against herd7's."""
+    name, why = test.path.stem, test.herd_counts_differ
+    if ours == herd_counts:
+        tally.counts_equal += 1
+        print(f"    executions: {ours}, as herd7's")
+    elif why:
+        tally.counts_explained.append(f"{name}: {ours}, herd7 {herd_counts} (why: {why})")
+        print(f"    executions: {ours}, herd7 {herd_counts}\n    why: {why}")
+    else:
+        tally.unexplained.append(f"{name}: executions {ours}, herd7 {herd_counts}")
+        print(f"    executions: {ours}, herd7 {herd_counts}  UNEXPLAINED")
+
+
+def report_explorer(explorer, test, herd_counts, names, waiting, tally):
+    """Whether explore_litmus gives exactly the stated set, how fast, with herd7's counts, and whether
+    it is registered."""
+    name = test.path.stem
+    rc, seconds, verdict, ours = explorer_check(explorer, test.path)
+    status = "registered" if name in names else f"not registered: {waiting.get(name, 'no reason given')}"
+    print(f"    explore_litmus: {'exact' if rc == 0 else 'refused' if rc == 2 else 'differs'} "
+          f"in {seconds:.1f} s; {status}")
+    if rc != 2:
+        check_counts(test, ours, herd_counts, tally)
+    for v in verdict:
+        print(f"      {v}")
+    if name in names and rc != 0:
+        tally.explorer_bad.append(name)
+
+
+def summary(files, names, waiting, tally, explorer):
+    """herd7's agreement over the files, then which are registered as ctests and why not the others."""
+    print(f"\ncompare: {len(files)} files; herd7 rc11.cat agrees with {tally.agree}, "
+          f"differs on {len(tally.explained)} (explained) + {len(tally.unexplained)} (unexplained)")
+    for d in tally.explained:
         print(f"  explained: {d}")
     if explorer:
-        print(f"compare: explore_litmus's counts of executions equal herd7's on {counts_equal} files, "
-              f"differ on {len(counts_explained)} (explained)")
-        for d in counts_explained:
+        print(f"compare: explore_litmus's counts of executions equal herd7's on {tally.counts_equal} files, "
+              f"differ on {len(tally.counts_explained)} (explained)")
+        for d in tally.counts_explained:
             print(f"  explained: {d}")
-    for d in unexplained:
+    for d in tally.unexplained:
         print(f"  UNEXPLAINED: {d}")
-    listed = [os.path.basename(p)[:-len(".litmus")] for p in files]
+    listed = [Path(p).stem for p in files]
     print(f"compare: ctests registered in CMakeLists.txt: {len([n for n in names if n in listed])} of {len(files)}")
     for n in listed:
         if n not in names:
             print(f"  not registered: {n}: {waiting.get(n, 'no reason given in CMakeLists.txt')}")
-    if explorer_bad:
-        print(f"compare: registered but not exact under the explorer: {', '.join(explorer_bad)}")
-    sys.exit(1 if unexplained or explorer_bad else 0)
+    if tally.explorer_bad:
+        print(f"compare: registered but not exact under the explorer: {', '.join(tally.explorer_bad)}")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(usage="%(prog)s" + __doc__.split("\n")[0][len("compare.py"):],
+                                description=__doc__.split("\n\n")[1])
+    p.add_argument("--herd", default=os.environ.get("HERD7", DEFAULT_HERD), help="herd7 (default: $HERD7, or %(default)s)")
+    p.add_argument("--explorer", help="explore_litmus: run its --check on each file too")
+    p.add_argument("files", nargs="*", type=Path, help="litmus files (default: every tests/*.litmus)")
+    args = p.parse_args()
+    if not os.access(args.herd, os.X_OK):
+        sys.exit(f"compare: no herd7 at {args.herd}: build it with ../shared/tools/herd7/build.sh, or pass --herd")
+    return args
+
+
+def main():
+    args = parse_args()
+    files = args.files or sorted((HERE / "tests").glob("*.litmus"))
+    names, waiting = registry.registered(), registry.waiting()
+    tally = Tally()
+    for path in files:
+        test, rc11 = litmus_file.read(path), herd_run(args.herd, path)
+        print(check_rc11(rc11.states, test, tally) + check_c11(args.herd, test, tally))
+        if args.explorer:
+            report_explorer(args.explorer, test, rc11.counts, names, waiting, tally)
+    summary(files, names, waiting, tally, args.explorer)
+    sys.exit(1 if tally.unexplained or tally.explorer_bad else 0)
 
 
 if __name__ == "__main__":

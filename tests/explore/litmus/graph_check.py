@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+import herd  # noqa: E402  (herd7's output, which explore_litmus prints)
+
 FONT_MIN = 12        # points: 16 px, the pages' body text
 WIDTH_MAX = 540 + 72  # points: graph.c's page width, and the "initially" label beside it
 
@@ -24,10 +27,10 @@ def graphs(exe, test, scratch):
     """{final state: the dot text} of every state explore_litmus finds."""
     base = scratch / (test.stem + ".dot")
     out = subprocess.run([exe, "--graph", str(base), str(test)], capture_output=True, text=True, check=True).stdout
-    found = re.findall(r"^explore_litmus: \S+: (.*?): execution graph in (\S+)$", out, re.M)
-    if not found:
+    result = herd.parse(out)
+    if result is None or not result.graphs:
         sys.exit(f"graph_check: {test.name}: explore_litmus wrote no graph:\n{out}")
-    return {state: pathlib.Path(path).read_text() for state, path in found}
+    return {state: pathlib.Path(path).read_text() for state, path in result.graphs.items()}
 
 
 def nodes(dot):
