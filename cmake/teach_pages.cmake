@@ -94,8 +94,20 @@ foreach(s IN LISTS STEPS)
     endif()
   endforeach()
 endforeach()
-list(APPEND book_hrefs "../../index.html")
-list(APPEND book_titles "lockstep: the course")
+# After the last step: the course's pages, in their reading order
+# (docs_links.cmake), the first of them next after the last lab.
+lockstep_course_reading(reading "${DOCS_DIR}/..")
+if(reading)
+  list(GET reading 0 first)
+  string(REPLACE "=" ";" first "${first}")
+  list(GET first 0 label)
+  list(GET first 1 t)
+  list(APPEND book_hrefs "../../${label}.html")
+  list(APPEND book_titles "${t}")
+else()
+  list(APPEND book_hrefs "../../index.html")
+  list(APPEND book_titles "lockstep: the course")
+endif()
 list(APPEND book_ids "end")
 
 # pager(<var> <id: STEP/readme, STEP/walkthrough, STEP/lab>): the page's previous and next, as HTML.
