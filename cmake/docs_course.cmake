@@ -307,8 +307,9 @@ the step's diff from the one before (the code first, the README last), its
 source files (every line numbered and linkable) and its API reference.
 
 To build and run it all yourself: `cmake --workflow --preset test` (every
-step's tests and these pages), then `cmake --workflow --preset tour` (the
-benchmark tour), as the repository's README says.
+step's tests), `cmake --workflow --preset docs` (these pages and their
+checks), then `cmake --workflow --preset tour` (the benchmark tour), as the
+repository's README says.
 
 ${start}
 
