@@ -58,6 +58,27 @@ function(lockstep_course_reading var root)
   set(${var} "${out}" PARENT_SCOPE)
 endfunction()
 
+# lockstep_html_escape(<var> <text>): the text as HTML text.
+function(lockstep_html_escape var text)
+  string(REPLACE "&" "&amp;" text "${text}")
+  string(REPLACE "<" "&lt;" text "${text}")
+  string(REPLACE ">" "&gt;" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_with_pager(<text var> <pager>): a page's previous/next (its
+# HTML, passed through Doxygen) right after its first "# " title line and
+# again at its end.
+function(lockstep_with_pager var bar)
+  set(text "${${var}}")
+  string(FIND "${text}" "\n" eol)
+  string(SUBSTRING "${text}" 0 ${eol} title)
+  math(EXPR eol "${eol} + 1")
+  string(SUBSTRING "${text}" ${eol} -1 rest)
+  string(REGEX REPLACE "\n+$" "" rest "${rest}")
+  set(${var} "${title}\n\n${bar}${rest}\n\n${bar}" PARENT_SCOPE)
+endfunction()
+
 # lockstep_site_page(<var> <repository path>): the page's path from the site's root.
 function(lockstep_site_page var p)
   foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)
