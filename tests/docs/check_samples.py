@@ -356,6 +356,7 @@ def blank_varying(text, options):
     return text
 
 
+TEXTS = {}  # {page: its lines}, as read when the check started
 NOT_COMPARED = []  # lab samples that this machine cannot reproduce (one CPU)
 
 
@@ -377,9 +378,7 @@ def run_all(build, files):
     reused by its next sample."""
     jobs = []
     for path in files:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        for marker, spec, first, _, _ in blocks(lines):
+        for marker, spec, first, _, _ in blocks(TEXTS[path]):
             if first is not None:
                 jobs.append(((path, marker), spec))
     groups = {}
@@ -414,8 +413,7 @@ def run_all(build, files):
 def check_file(build, path, update, results):
     """The number of wrong blocks; rewrites them with --update."""
     rel = os.path.relpath(path, ROOT)
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    lines = list(TEXTS[path])
     wrong = 0
     edits = []
     for marker, spec, first, end, ind in blocks(lines):
@@ -469,10 +467,12 @@ def main(argv):
     files = [os.path.abspath(f) for f in args[1:]] or sorted(
         p for pattern in PAGES for p in glob.glob(os.path.join(ROOT, pattern)))
     wrong, count = 0, 0
+    for path in files:  # read once: the blocks run and the blocks compared are the same
+        with open(path, encoding="utf-8") as f:
+            TEXTS[path] = f.read().split("\n")
+        count += sum(1 for line in TEXTS[path] if MARKER.match(line))
     results = run_all(build, files)
     for path in files:
-        with open(path, encoding="utf-8") as f:
-            count += sum(1 for line in f if MARKER.match(line))
         wrong += check_file(build, path, update, results)
     if wrong:
         print(f"check_samples: {wrong} of {count} sample outputs are not what their programs print; "
