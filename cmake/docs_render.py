@@ -524,7 +524,18 @@ def prep_line(line, sources, page_dir):
 TRACE_HEAD = re.compile(r"^      (T0 .*[^ ]) +\| (T1 .*)$")
 
 
-def trace_table(block):
+def cited(text, sources, page_dir):
+    """A trace cell's text as HTML, each `file.c:NN` it cites a link to that
+    line of its source page (when the site shows the file)."""
+    def link(m):
+        found = sources.find(m.group(1)) if sources else None
+        if not found:
+            return m.group(0)
+        return f'<a href="{os.path.relpath(f"src/{found}.html", page_dir)}#L{m.group(2)}">{m.group(0)}</a>'
+    return re.sub(r"\b([A-Za-z0-9_]+\.[ch]):(\d+)", link, html.escape(text))
+
+
+def trace_table(block, sources=None, page_dir="."):
     """An explorer trace quoted in a page (a code block holding the header
     `T0 ... | T1 ...`) as the walkthroughs show theirs
     (teach_pages.cmake's trace_html): one row per numbered line, one column
@@ -544,12 +555,12 @@ def trace_table(block):
             if len(line) > col and line[col] == "|":
                 left, right = line[6:col], line[col + 2:]
             left = left.strip()
+            left, right = cited(left, sources, page_dir), cited(right, sources, page_dir)
             if left.startswith("main: "):
                 rows.append(f'<tr class="main"><td class="n">{m.group(1)}</td>'
-                            f'<td colspan="2">{html.escape(left)}</td></tr>')
+                            f'<td colspan="2">{left}</td></tr>')
             else:
-                rows.append(f'<tr><td class="n">{m.group(1)}</td><td>{html.escape(left)}</td>'
-                            f'<td>{html.escape(right)}</td></tr>')
+                rows.append(f'<tr><td class="n">{m.group(1)}</td><td>{left}</td><td>{right}</td></tr>')
         elif col > 0:
             tail.append(line)
         else:
@@ -574,7 +585,7 @@ def prep(path, page_dir, entries):
                 fence, block = m.group(1), [line]
             else:  # the block's end: a trace becomes a table
                 fence = None
-                table = trace_table(block[1:])
+                table = trace_table(block[1:], sources, page_dir)
                 out += table if table else block + [line]
             continue
         if fence is not None:
