@@ -130,7 +130,17 @@ CHECK = r"""
     ['table', 'div.contents table.markdownTable, div.contents table.doxtable, table.litmus-states, table.litmus-summary'],
     ['text block', 'div.contents div.fragment, div.contents pre'],
   ];
-  function hides(el) { return el.scrollWidth > el.clientWidth + 2; }
+  // The box, or the part of it that scrolls (the theme scrolls a table's
+  // tbody), holds more than it shows: the scroller, or null.
+  function hides(el) {
+    if (el.scrollWidth > el.clientWidth + 2) return el;
+    var inner = el.querySelectorAll('thead, tbody, div, pre');
+    for (var i = 0; i < inner.length; i++) {
+      var e = inner[i];
+      if (e.scrollWidth > e.clientWidth + 2 && /auto|scroll|hidden/.test(getComputedStyle(e).overflowX)) return e;
+    }
+    return null;
+  }
   function boxes(out, width) {
     var counted = new Set();
     KINDS.forEach(function (kind) {
@@ -138,10 +148,10 @@ CHECK = r"""
         if (counted.has(el) || !shown(el)) return;
         counted.add(el);
         el.querySelectorAll('*').forEach(function (c) { counted.add(c); });
-        var r = el.getBoundingClientRect();
-        if (hides(el))
-          out.push(kind[0] + ' hides ' + (el.scrollWidth - el.clientWidth) + ' px of ' + el.scrollWidth +
-                   ' in its ' + el.clientWidth + ' px box at ' + width + ' px: ' + name(el));
+        var r = el.getBoundingClientRect(), box = hides(el);
+        if (box)
+          out.push(kind[0] + ' hides ' + (box.scrollWidth - box.clientWidth) + ' px of ' + box.scrollWidth +
+                   ' in its ' + box.clientWidth + ' px box at ' + width + ' px: ' + name(el));
         else if (r.right > width + 1)
           out.push(kind[0] + ' runs past the window (' + Math.round(r.right) + ' px) at ' + width + ' px: ' + name(el));
       });
