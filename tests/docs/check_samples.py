@@ -363,7 +363,7 @@ NOT_COMPARED = []  # lab samples that this machine cannot reproduce (one CPU)
 def group(argv):
     """Samples of one group run one after the other, groups side by side: a
     lab or a mutant edits and builds its step's one copy (`copy NN`); the
-    cost table times every scenario (alone); a program runs on its own."""
+    cost table times every scenario; a program runs on its own."""
     if argv and argv[0] in ("lab", "mutant") and len(argv) > 1:
         return "copy " + argv[1]
     if argv == ["explore-cost"]:
@@ -371,7 +371,7 @@ def group(argv):
     return None
 
 
-def run_all(build, files):
+def run_all(build, files, update=False):
     """{(file, marker line): (argv, options, output, error)} of every marked
     block of FILES, the commands run side by side (one per CPU): a page's
     programs are independent, and each step's copy is built once and
@@ -401,8 +401,10 @@ def run_all(build, files):
             done[key] = (argv, options, out, err)
         return done
 
-    # The cost table first and on its own: it times the scenarios.
-    results = run_group(groups.pop("cost", []))
+    # The cost table's seconds vary (its marker says so) and are not
+    # compared: it runs beside the rest, except with --update, where the
+    # times it writes into the page are taken alone.
+    results = run_group(groups.pop("cost", [])) if update else {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         # The longest groups (the labs' copies) first.
         for done in pool.map(run_group, sorted(groups.values(), key=len, reverse=True)):
@@ -471,7 +473,7 @@ def main(argv):
         with open(path, encoding="utf-8") as f:
             TEXTS[path] = f.read().split("\n")
         count += sum(1 for line in TEXTS[path] if MARKER.match(line))
-    results = run_all(build, files)
+    results = run_all(build, files, update)
     for path in files:
         wrong += check_file(build, path, update, results)
     if wrong:
