@@ -66,6 +66,79 @@ function(prep file)
   endif()
 endfunction()
 
+# --- Previous and next ------------------------------------------------------------
+# After the steps (teach_pages.cmake's book), the course's pages in their
+# reading order (docs_links.cmake): the first after the last step's last page.
+lockstep_course_reading(reading "${SRC}")
+list(GET STEPS -1 last_step)
+step_dir(last_dir "${last_step}")
+set(before_reading "${last_step}/html/index.html=${last_dir}/README.md")
+foreach(kind walkthroughs=walkthrough labs=lab)
+  string(REPLACE "=" ";" kind "${kind}")
+  list(GET kind 0 d)
+  list(GET kind 1 page)
+  if(EXISTS "${DOCS_DIR}/${d}/${last_step}.md")
+    set(before_reading "${last_step}/html/${page}.html=${DOCS_DIR}/${d}/${last_step}.md")
+  endif()
+endforeach()
+# course_pager(<var> <label>): the page's previous and next as HTML, or "".
+function(course_pager var label)
+  set(labels "")
+  foreach(entry IN LISTS reading)
+    string(REGEX REPLACE "=.*" "" l "${entry}")
+    list(APPEND labels "${l}")
+  endforeach()
+  list(FIND labels "${label}" i)
+  if(i LESS 0)
+    set(${var} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(html "<nav class=\"pager\">")
+  if(i EQUAL 0)
+    string(REGEX REPLACE "=.*" "" href "${before_reading}")
+    string(REGEX REPLACE "^[^=]*=" "" f "${before_reading}")
+    title_of(t "${f}")
+    pager_link(html prev "${href}=${t}")
+  else()
+    math(EXPR ip "${i} - 1")
+    list(GET reading ${ip} e)
+    pager_link(html prev "${e}")
+  endif()
+  list(LENGTH reading n)
+  math(EXPR in "${i} + 1")
+  if(in LESS n)
+    list(GET reading ${in} e)
+    pager_link(html next "${e}")
+  endif()
+  set(${var} "\\htmlonly[block]${html}</nav>\\endhtmlonly\n" PARENT_SCOPE)
+endfunction()
+# pager_link(<html var> prev|next <label or page>=<title>): appends its link
+# (a label is a course page, <label>.html).
+function(pager_link var which entry)
+  string(REGEX REPLACE "=.*" "" href "${entry}")
+  string(REGEX REPLACE "^[^=]*=" "" t "${entry}")
+  if(NOT href MATCHES "[.]html$")
+    set(href "${href}.html")
+  endif()
+  string(REPLACE "`" "" t "${t}")
+  lockstep_html_escape(t "${t}")
+  set(label "previous")
+  if(which STREQUAL "next")
+    set(label "next")
+  endif()
+  set(${var} "${${var}}<a class=\"${which}\" href=\"${href}\"><span>${label}</span>${t}</a>" PARENT_SCOPE)
+endfunction()
+# with_course_nav(<text var> <label>): previous/next after the page's title
+# line and again at its end.
+function(with_course_nav var label)
+  course_pager(bar "${label}")
+  if(bar)
+    set(text "${${var}}")
+    lockstep_with_pager(text "${bar}")
+    set(${var} "${text}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # --- The documents -------------------------------------------------------------
 set(reference "")
 foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)
@@ -87,11 +160,17 @@ foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)
       string(SUBSTRING "${text}" 0 ${at} text)
       string(REPLACE "the glossary below" "the [glossary](glossary.html)" text "${text}")
       string(APPEND text "\nThe series' terms are in the [glossary](glossary.html).\n")
-      file(WRITE "${OUT}/glossary.md" "# Glossary {#glossary}\n\nThe terms of the series, as the READMEs, walkthroughs and labs use them.\n${glossary}")
+      set(glossary "# Glossary {#glossary}\n\nThe terms of the series, as the READMEs, walkthroughs and labs use them.\n${glossary}")
+      with_course_nav(glossary glossary)
+      file(WRITE "${OUT}/glossary.md" "${glossary}")
       prep("${OUT}/glossary.md")
     endif()
   endif()
+  with_course_nav(text "${label}")
   file(WRITE "${OUT}/${doc}" "${text}")
+  if(label STREQUAL "mutants" AND PYTHON)
+    execute_process(COMMAND "${PYTHON}" "${RENDER}" verdicts-first "${OUT}/${doc}")
+  endif()
   prep("${OUT}/${doc}")
 endforeach()
 
@@ -126,6 +205,9 @@ if(EXISTS "${litmus_src}")
            "*(A litmus test goes here: its states and graphs are generated with Python 3.)*" text "${text}")
     file(WRITE "${litmus_out}" "${text}")
   endif()
+  file(READ "${litmus_out}" text)
+  with_course_nav(text litmus)
+  file(WRITE "${litmus_out}" "${text}")
   prep("${litmus_out}")
 endif()
 
@@ -179,7 +261,6 @@ foreach(item
     "litmus=each classic shape of the memory model under each order and fence: RC11's answer beside the explorer's, run when these pages were built, with its execution graphs, and the steps that rely on it"
     "docs/ERRATA.md=every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"
     "docs/MUTANTS.md=every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"
-    "tests/mutants/README.md=how the mutation table is made (`tests/mutants/run.py`)"
     "tests/explore/README.md=how the walkthroughs' traces are made, and how to replay one"
     "docs/labs/README.md=how to run a lab against your copy of a step"
     "glossary=the series' terms"
@@ -224,8 +305,9 @@ the step's diff from the one before (the code first, the README last), its
 source files (every line numbered and linkable) and its API reference.
 
 To build and run it all yourself: `cmake --workflow --preset test` (every
-step's tests and these pages), then `cmake --workflow --preset tour` (the
-benchmark tour), as the repository's README says.
+step's tests), `cmake --workflow --preset docs` (these pages and their
+checks), then `cmake --workflow --preset tour` (the benchmark tour), as the
+repository's README says.
 
 ${start}
 

@@ -24,6 +24,61 @@ set(LOCKSTEP_COURSE_DOCS
   "tests/explore/README.md=explorer"
   "tests/bench/cxx/README.md=cxx_column")
 
+# The course's pages a student reads after the last step's lab, in order:
+# <label>=<repository path of the text whose first line is its title>
+# (the glossary is the end of docs/labs/README.md: docs_course.cmake).
+set(LOCKSTEP_COURSE_READING
+  "litmus=docs/litmus.md"
+  "explorer=tests/explore/README.md"
+  "mutants=docs/MUTANTS.md"
+  "errata=docs/ERRATA.md"
+  "glossary=")
+
+# lockstep_course_reading(<var> <repository root>): those of them the
+# repository has, each as <label>=<title>.
+function(lockstep_course_reading var root)
+  set(out "")
+  foreach(entry IN LISTS LOCKSTEP_COURSE_READING)
+    string(REGEX REPLACE "=.*" "" label "${entry}")
+    string(REGEX REPLACE "^[^=]*=" "" doc "${entry}")
+    if(label STREQUAL "glossary")
+      set(t "Glossary")
+    elseif(EXISTS "${root}/${doc}")
+      file(STRINGS "${root}/${doc}" t LIMIT_COUNT 1)
+      string(REGEX REPLACE "^# +" "" t "${t}")
+      string(REGEX REPLACE " *\\{#[^}]*\\}$" "" t "${t}")
+      string(REPLACE "`" "" t "${t}")
+      string(REPLACE ";" "," t "${t}")
+      string(REPLACE "=" "-" t "${t}")
+    else()
+      continue()
+    endif()
+    list(APPEND out "${label}=${t}")
+  endforeach()
+  set(${var} "${out}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_html_escape(<var> <text>): the text as HTML text.
+function(lockstep_html_escape var text)
+  string(REPLACE "&" "&amp;" text "${text}")
+  string(REPLACE "<" "&lt;" text "${text}")
+  string(REPLACE ">" "&gt;" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_with_pager(<text var> <pager>): a page's previous/next (its
+# HTML, passed through Doxygen) right after its first "# " title line and
+# again at its end.
+function(lockstep_with_pager var bar)
+  set(text "${${var}}")
+  string(FIND "${text}" "\n" eol)
+  string(SUBSTRING "${text}" 0 ${eol} title)
+  math(EXPR eol "${eol} + 1")
+  string(SUBSTRING "${text}" ${eol} -1 rest)
+  string(REGEX REPLACE "\n+$" "" rest "${rest}")
+  set(${var} "${title}\n\n${bar}${rest}\n\n${bar}" PARENT_SCOPE)
+endfunction()
+
 # lockstep_site_page(<var> <repository path>): the page's path from the site's root.
 function(lockstep_site_page var p)
   foreach(entry IN LISTS LOCKSTEP_COURSE_DOCS)

@@ -29,6 +29,10 @@
       source pages for; those marked +SITE_PATH=DISK are the page's own
       step (and coro.h), where a short name (`task.c`) is looked up.
 
+  docs_render.py verdicts-first PAGE
+      Reorders the columns of the mutation table's Markdown (a copy in the
+      build tree) so that each mutant's verdicts come right after it.
+
 STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
@@ -78,7 +82,33 @@ pre { margin: 0; line-height: 1.4; }
 .diff { border: 1px solid #c4cfe5; overflow-x: auto; padding: .3em .5em; background: #fbfcfd; }
 .toc td { padding: .1em .8em .1em 0; }
 .add { color: #1a7f37; } .del { color: #cf222e; }
+/* A file the step adds: its own code, highlighted, on a green rule. */
+.file.added .diff { border-left: 4px solid #2da44e; }
+.badge { display: inline-block; font-size: 80%; background: #dafbe1; color: #116329; border: 1px solid #2da44e;
+  border-radius: 3px; padding: 0 .4em; margin-bottom: .3em; }
+/* The README's diff, rendered: lines wrap. */
+.diff.md { font-size: 15px; line-height: 1.5; }
+.diff.md div { white-space: pre-wrap; overflow-wrap: anywhere; padding: 0 .4em 0 1.6em; text-indent: -1.2em; }
+.diff.md div.add { background: #e6ffec; color: inherit; }
+.diff.md div.del { background: #ffebe9; color: inherit; }
+.diff.md div.hunk { color: #777; font-family: monospace; font-size: 12px; }
+.diff.md .mark { display: inline-block; width: 1.2em; text-indent: 0; font-family: monospace; color: #777; }
+.diff.md code { font-size: 13px; }
+.diff.md div.code code { white-space: pre-wrap; background: none; }
+/* Previous and next (the Doxygen pages' are docs/lockstep.css's). */
+nav.pager { display: flex; justify-content: space-between; gap: 1rem; margin: .6rem 0 1.2rem; max-width: 46rem; }
+nav.pager a { display: block; max-width: 48%; padding: .35rem .7rem; border: 1px solid #d5dcea;
+  border-radius: 4px; text-decoration: none; line-height: 1.35; }
+nav.pager a span { display: block; font-size: 80%; color: #667; text-transform: uppercase; letter-spacing: .04em; }
+nav.pager a.next { margin-left: auto; text-align: right; }
+/* Printed: a long line wraps at the paper's edge instead of being cut. */
+@media print { .src .l, .diff pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .src, .diff { overflow: visible; } }
 @media (max-width: 900px) { .file { grid-template-columns: 1fr; } }
+h1 { overflow-wrap: anywhere; }
+/* A phone: a long line wraps under itself rather than widen the page. */
+@media (max-width: 700px) { main { padding: .4em .5rem 2em; }
+  .src .l { white-space: pre-wrap; overflow-wrap: anywhere; } }
 """
 
 
@@ -127,11 +157,41 @@ def nav(site, here, steps, step=None):
     return "".join(items)
 
 
-def inline_md(text):
-    """A README note as HTML: escaped, with its `code` spans and **bold**."""
-    out = html.escape(text)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+def inline_md(text, link=None):
+    """A README's Markdown line as HTML: escaped, with its `code` spans,
+    **bold**, *emphasis* and [links](url) (LINK(url) gives the href, or None
+    for the text alone); a heading's #s become bold."""
+    out = []
+    for is_code, t in spans(text):
+        if is_code:
+            inner = t.strip("`").strip()
+            if t.startswith("``") and "`" in inner:  # Markdown quoted as the reader sees it rendered (as prep does)
+                out.append(inline_md(inner, link))
+            else:
+                out.append("<code>" + html.escape(inner, quote=False) + "</code>")
+            continue
+        t = html.escape(t, quote=False).replace("`", "")  # (a code span over two lines: plain)
+        t = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t).replace("**", "")  # (bold over two lines: plain)
+        t = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"<em>\1</em>", t)
+
+        def anchor(m):
+            href = link(html.unescape(m.group(2))) if link else None
+            return f'<a href="{html.escape(href)}">{m.group(1)}</a>' if href else m.group(1)
+        t = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", anchor, t)
+        out.append(t)
+    line = "".join(out)
+    m = re.match(r"^(#{1,6}) +(.*)$", line)
+    return f"<b>{m.group(2)}</b>" if m else line
+
+
+def pager(prev, nxt):
+    """Previous and next: each (href, title) or None."""
+    links = []
+    for which, label, target in (("prev", "previous", prev), ("next", "next", nxt)):
+        if target:
+            links.append(f'<a class="{which}" href="{html.escape(target[0])}"><span>{label}</span>'
+                         f'{html.escape(target[1])}</a>')
+    return f'<nav class="pager">{"".join(links)}</nav>' if links else ""
 
 
 def sources(site, steps, files):
@@ -240,6 +300,11 @@ def diff(site, steps, prev_spec, this_spec):
         return (name == "README.md", not name.startswith("include/"), not name.startswith("src/"), name)
     names = sorted(chunks, key=order)
     out = f"diffs/{prev}..{this}.html"
+
+    def note_link(url):  # a README's link, from the diff page: its step's page or the web
+        if re.match(r"https?:", url):
+            return url
+        return None
     fmt = HtmlFormatter(nowrap=True)
     toc, sections = [], []
     for n, name in enumerate(names):
@@ -252,14 +317,21 @@ def diff(site, steps, prev_spec, this_spec):
             title = f'<a href="{rel(site, out, f"src/steps/{this}/{name}.html")}">{title}</a>'
         toc.append(f'<tr><td><a href="#{anchor}"><code>{html.escape(name)}</code></a></td>'
                    f'<td class="add">+{added}</td><td class="del">-{removed}</td></tr>')
+        new_file = not os.path.exists(os.path.join(prev_dir, name))
         if name == "README.md":
             note = "The step's README: the article, the idea, what the step fixes and how its tests show it."
+            rendered = markdown_diff(text, os.path.join(prev_dir, name), os.path.join(this_dir, name))
+            shown = f'<div class="diff md">{rendered}</div>'
+        elif new_file and os.path.isfile(os.path.join(this_dir, name)):
+            note = notes.get(name, "(The README's list says nothing of this file.)")
+            shown = f'<div class="diff new"><pre>{highlight_file(os.path.join(this_dir, name), name)}</pre></div>'
         else:
             note = notes.get(name, "(The README's list says nothing of this file.)")
-        sections.append(f'<section class="file" id="{anchor}">'
-                        f'<div class="note"><h2>{title}</h2>{inline_md(note)}</div>'
-                        f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), fmt)}</pre></div>'
-                        f'</section>')
+            shown = f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), fmt)}</pre></div>'
+        badge = '<span class="badge">new file</span>' if new_file else ""
+        sections.append(f'<section class="file{" added" if new_file else ""}" id="{anchor}">'
+                        f'<div class="note"><h2>{title}</h2>{badge}{inline_md(note, note_link)}</div>'
+                        f'{shown}</section>')
     plain = (f'Plain text: <a href="{prev}..{this}.code.diff">the code</a>, '
              f'<a href="{prev}..{this}.diff">with the README</a>. '
              f'The same from a shell: <code>diff -ruN steps/{prev} steps/{this}</code>.')
@@ -269,16 +341,71 @@ def diff(site, steps, prev_spec, this_spec):
             + (f"<p>{inline_md(after)}</p>\n" if after else "")
             + f'<table class="toc">{"".join(toc)}</table>\n' + "\n".join(sections))
     bar = nav(site, out, steps, this)
+    # Previous and next: the diffs in step order.
     i = steps.index(this) if this in steps else -1
-    others = []
-    if i > 1:
-        others.append(f'<a href="{steps[i - 2]}..{steps[i - 1]}.html">the diff before</a>')
-    if 0 <= i < len(steps) - 1:
-        others.append(f'<a href="{this}..{steps[i + 1]}.html">the next diff</a>')
-    if others:
-        bar += f'<span class="pages">{" ".join(others)}</span>'
-    page(os.path.join(site, out), f"The diff from {prev} to {this}", bar, body,
-         HtmlFormatter().get_style_defs(".diff"), wide=True)
+    before = (f"{steps[i - 2]}..{steps[i - 1]}.html", f"The diff from {steps[i - 2]} to {steps[i - 1]}") if i > 1 else None
+    after_ = (f"{this}..{steps[i + 1]}.html", f"The diff from {this} to {steps[i + 1]}") if 0 <= i < len(steps) - 1 else None
+    links = pager(before, after_)
+    page(os.path.join(site, out), f"The diff from {prev} to {this}", bar, links + body + links,
+         HtmlFormatter().get_style_defs(".diff") + HtmlFormatter().get_style_defs(".new"), wide=True)
+
+
+def fenced(path):
+    """The numbers of the lines of a Markdown file inside a fenced code block."""
+    inside, out = False, set()
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.strip().startswith(("```", "~~~")):
+                    inside = not inside
+                elif inside:
+                    out.add(n)
+    return out
+
+
+def markdown_diff(text, old_path, new_path):
+    """A README's diff as the reader reads the README: each line rendered
+    (code, emphasis, links, headings), wrapping, marked added, removed or
+    unchanged; a line of a code block (in its file: a hunk may start inside
+    one) as code, a fence as nothing."""
+    rows, code = [], (fenced(old_path), fenced(new_path))
+    old_n = new_n = 0
+    for line in text.rstrip("\n").split("\n"):
+        if line.startswith(("diff -ruN", "--- ", "+++ ")):
+            continue
+        m = re.match(r"^@@ -(\d+)(?:,\d+)? \+(\d+)", line)
+        if m:
+            old_n, new_n = int(m.group(1)), int(m.group(2))
+            rows.append(f'<div class="hunk">{html.escape(line)}</div>')
+            continue
+        kind = {"+": "add", "-": "del"}.get(line[:1], "ctx")
+        fence = old_n in code[0] if kind == "del" else new_n in code[1]
+        if kind != "add":
+            old_n += 1
+        if kind != "del":
+            new_n += 1
+        body = line[1:]
+        if body.strip().startswith(("```", "~~~")):
+            body = ""
+        elif fence or body.startswith("    ") and not body.lstrip().startswith(("-", "*")):
+            body = f"<code>{html.escape(body)}</code>"
+        else:
+            body = inline_md(body, lambda u: u if re.match(r"https?:", u) else None)
+        rows.append(f'<div class="{kind}{" code" if fence or body.startswith("<code>") else ""}">'
+                    f'<span class="mark">{html.escape(line[:1] or " ")}</span>{body or "&nbsp;"}</div>')
+    return "\n".join(rows)
+
+
+def highlight_file(path, name):
+    """A file the step adds, highlighted as its own language (not as a
+    block of + lines)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    try:
+        lexer = get_lexer_for_filename(name, stripnl=False)
+    except ClassNotFound:
+        return html.escape(text)
+    return highlight(text, lexer, HtmlFormatter(nowrap=True))
 
 
 # --- prep: a Markdown page as Doxygen 1.9 will render it -----------------------
@@ -394,23 +521,127 @@ def prep_line(line, sources, page_dir):
     return "".join(out)
 
 
+TRACE_HEAD = re.compile(r"^      (T0 .*[^ ]) +\| (T1 .*)$")
+
+
+def cited(text, sources, page_dir):
+    """A trace cell's text as HTML, each `file.c:NN` it cites a link to that
+    line of its source page (when the site shows the file)."""
+    def link(m):
+        found = sources.find(m.group(1)) if sources else None
+        if not found:
+            return m.group(0)
+        return f'<a href="{os.path.relpath(f"src/{found}.html", page_dir)}#L{m.group(2)}">{m.group(0)}</a>'
+    return re.sub(r"\b([A-Za-z0-9_]+\.[ch]):(\d+)", link, html.escape(text))
+
+
+def trace_table(block, sources=None, page_dir="."):
+    """An explorer trace quoted in a page (a code block holding the header
+    `T0 ... | T1 ...`) as the walkthroughs show theirs
+    (teach_pages.cmake's trace_html): one row per numbered line, one column
+    per thread, each cell wrapping in its column; the lines before and
+    after stay preformatted. None if the block is no trace."""
+    col, head, rows, tail = -1, [], [], []
+    for line in block:
+        m = TRACE_HEAD.match(line)
+        if col < 0 and m:
+            col = line.index("|")
+            rows.append(f'<tr><th class="n">line</th><th>{html.escape(m.group(1))}</th>'
+                        f'<th>{html.escape(m.group(2))}</th></tr>')
+            continue
+        m = re.match(r"^ *([0-9]+)  (.*)$", line)
+        if col > 0 and not tail and m:
+            left, right = m.group(2), ""
+            if len(line) > col and line[col] == "|":
+                left, right = line[6:col], line[col + 2:]
+            left = left.strip()
+            left, right = cited(left, sources, page_dir), cited(right, sources, page_dir)
+            if left.startswith("main: "):
+                rows.append(f'<tr class="main"><td class="n">{m.group(1)}</td>'
+                            f'<td colspan="2">{left}</td></tr>')
+            else:
+                rows.append(f'<tr><td class="n">{m.group(1)}</td><td>{left}</td><td>{right}</td></tr>')
+        elif col > 0:
+            tail.append(line)
+        else:
+            head.append(line)
+    if col < 0:
+        return None
+    pre = lambda ls: f'<pre class="trace-text">{html.escape(chr(10).join(ls).strip(chr(10)))}</pre>' \
+        if "".join(ls).strip() else ""
+    return (["\\htmlonly[block]", f'<div class="trace">{pre(head)}<table class="trace">'] + rows
+            + [f"</table>{pre(tail)}</div>", "\\endhtmlonly"])
+
+
 def prep(path, page_dir, entries):
     sources = Sources(entries) if entries else None
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    fence = None
-    for n, line in enumerate(lines):
+    fence, out, block = None, [], []
+    for line in lines:
         m = re.match(r"^\s*(```+|~~~+)", line)
         if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
-            fence = None if fence else m.group(1)
+            if fence is None:
+                fence, block = m.group(1), [line]
+            else:  # the block's end: a trace becomes a table
+                fence = None
+                table = trace_table(block[1:], sources, page_dir)
+                out += table if table else block + [line]
             continue
-        if fence is None and "\\htmlonly" not in line:
-            lines[n] = prep_line(line, sources, page_dir)
+        if fence is not None:
+            block.append(line)
+        elif "\\htmlonly" not in line:
+            out.append(prep_line(line, sources, page_dir))
+        else:
+            out.append(line)
+    out += block if fence is not None else []
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(out))
+
+
+def cells(row):
+    """A Markdown table row's cells: split at the | outside code spans."""
+    out, cur, tick = [], "", False
+    for c in row.strip()[1:-1] if row.strip().endswith("|") else row.strip()[1:]:
+        if c == "`":
+            tick = not tick
+        if c == "|" and not tick and not cur.endswith("\\"):
+            out.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return out + [cur]
+
+
+VERDICTS = ("step", "file:line", "original", "mutant", "result", "explorer")
+
+
+def verdicts_first(path):
+    """The mutation table's columns reordered so that its verdicts ("result",
+    "explorer") come right after the mutant: in view without scrolling."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    order = None
+    for n, line in enumerate(lines):
+        if not line.startswith("|"):
+            order = None
+            continue
+        row = [c.strip() for c in cells(line)]
+        if order is None:
+            if not all(v in row for v in VERDICTS):
+                order = []
+                continue
+            order = [row.index(v) for v in VERDICTS] + [i for i, c in enumerate(row) if c not in VERDICTS]
+        if order and len(row) == len(order):
+            lines[n] = "| " + " | ".join(row[i] for i in order) + " |"
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 
 
 def main(argv):
+    if len(argv) == 3 and argv[1] == "verdicts-first":
+        verdicts_first(argv[2])
+        return
     if len(argv) < 4:
         sys.exit(__doc__)
     if argv[1] == "prep":

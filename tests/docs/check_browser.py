@@ -1,46 +1,57 @@
 #!/usr/bin/env python3
 """check_browser.py SITE: the site's pages as a browser shows them.
 
-Loads in headless Chromium, at 1280 px, every kind of page the site has:
-the home page, every step's page, walkthrough and lab, the challenge
-answers, every diff page, the course's pages (errata, mutation table,
-explorer, glossary, litmus tests...), one API page per step, and every source page; and
-fails on:
+Loads in one headless Chromium, at 1280 px and again at 390 px (a phone),
+every kind of page the site has: the home page, every step's page,
+walkthrough and lab, the challenge answers, every diff page, the course's
+pages (errata, mutation table, explorer, glossary, litmus tests...), one
+API page per step, and every source page; and fails on:
   - a script error or a console.error (the page's own scripts),
   - a resource that does not load (an image, a script, a style sheet, a
     diagram),
   - an image or a diagram drawn at zero size, or a diagram cut by its frame,
-  - raw markup a reader sees: `<tt>` in the text, a `**` or a backtick
-    outside code, an inline code span that starts or ends with a backtick,
-  - a page wider than the window (1280 px): the reader would have to scroll
-    the page sideways (a wide table or code block must scroll in its own box),
-  - on a source page, a line that does not read as the file's line.
+  - raw markup a reader sees: `<tt>` in the text, a `**`, a `*word*`, a
+    `[text](link)` or a backtick outside code, an inline code span that
+    starts or ends with a backtick,
+  - a page wider than the window: the reader would have to scroll the page
+    sideways,
+  - a box that hides what it holds, by kind (tables, traces, lab outputs and
+    other text blocks, program tables, graphs): on the course's pages every
+    box fits its width (a trace wraps, a table wraps its cells); the source
+    and diff pages' code may scroll in its own box,
+  - the mutation table's verdict columns ("killed by", "explorer") out of
+    view without scrolling,
+  - a graph whose node text, as drawn, is smaller than the page's body text
+    (an execution graph shrunk to fit, or drawn in a small font),
+  - a course page without its previous and next (the reading order: home,
+    the steps with their walkthroughs and labs, the memory-order chapter,
+    the explorer, the mutation table, the errata, the glossary; the diff
+    pages in step order), or a next whose page does not lead back,
+  - on a source page, a printed line that does not read as the file's line.
 
-How: each page is copied into a scratch directory with, first in its head,
-a <base> pointing at the page's real directory (so everything it loads is
-the site's) and a small script that records errors from the start, then
-checks the laid-out page once it and its frames have loaded and writes what
-it found into the DOM; `chromium --headless --dump-dom` prints that DOM.
-Chromium's own console log (--enable-logging=stderr) is read too.
+How: Chromium runs headless with its DevTools protocol on a pipe
+(--remote-debugging-pipe), one process for every page: each page is loaded
+from the site as it is, a script added before its own records errors from
+the start; once the page and its images have loaded, the script checks the
+laid-out page at 1280 px, then at 390 px, and returns what it found.
 
-A source page is also printed to PDF by the same Chromium, on paper 1280 px
-wide, and read back with `pdftotext -layout` (poppler-utils): the text as
-the glyphs were laid out, not as the DOM holds it. A style that moves a
-name out of its line (a grey 4em box around every identifier) or hides it
-shows there, as the reader sees it; the DOM's text would still be right.
-Each rendered line (from its number to the next) must be the file's line,
-blanks collapsed (a line wider than its box may stop at the box's edge,
-where the reader scrolls it). The pages of steps 03 and 07, coro.h and the
-mutation results are printed (every kind of file the site shows); every
-source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file each page shows is read from src/.sources
-(written by cmake/docs_render.py). Without pdftotext this part is skipped
-and the summary says so.
+A source page is also printed to PDF (A4) by the same Chromium and read
+back with `pdftotext -layout` (poppler-utils): the text as the glyphs were
+laid out, not as the DOM holds it. A style that moves a name out of its
+line, hides it, or cuts a long line at the paper's edge shows there, as
+the reader sees it. Each printed line (from its number to the next) must be
+the file's line, blanks collapsed (a long line wraps). The pages of steps 03
+and 07, coro.h and the mutation results are printed (every kind of file the
+site shows); every source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file
+each page shows is read from src/.sources (written by cmake/docs_render.py).
+Without pdftotext this part is skipped and the summary says so.
 
 LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches.
 
 Without Chromium the test says it is skipped, and why (exit 77). Standard
 library only.
 """
+import base64
 import json
 import os
 import re
@@ -48,8 +59,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
-CHECK = r"""<script>
+WIDTHS = (1280, 390)
+
+# Runs in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument).
+CHECK = r"""
 (function () {
   var found = [];
   window.addEventListener('error', function (e) {
@@ -66,30 +81,38 @@ CHECK = r"""<script>
   };
   function size(el) { var r = el.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; }
   function shown(el) { return el.getClientRects().length > 0; }
+  function name(el) {
+    var id = el.id ? '#' + el.id : '', cls = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : '';
+    var near = el.closest('div.litmus, div.trace, h1, h2, h3') || el.previousElementSibling;
+    var text = (el.getAttribute('src') || el.getAttribute('alt') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 50);
+    return '<' + el.tagName.toLowerCase() + id + cls + '> "' + text + '"';
+  }
   // Text a reader sees that is markup nobody rendered. Code (pre, code, the
-  // source and diff pages, Doxygen's declarations) may hold ** and `.
+  // source and diff pages' code, Doxygen's declarations) may hold ** and `.
   var CODE = 'pre, code, tt, kbd, samp, script, style, .fragment, .memItemLeft, .memItemRight, ' +
-             '.memname, .memproto, .params, .trace, #lockstep-check';
-  function rawMarkup() {
+             '.memname, .memproto, .params, .trace, .src, td.code, #lockstep-check';
+  function rawMarkup(out) {
     var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), node, seen = 0;
     while ((node = walk.nextNode()) && seen < 8) {
       var el = node.parentElement, t = node.data;
       if (!el || !el.getClientRects().length) continue;
-      var what = null;
+      var what = null, code = el.closest(CODE);
       if (/<\/?tt>/.test(t) && !el.closest('code, pre.src, .diff')) what = 'raw <tt>';
-      else if (!el.closest(CODE) && t.indexOf('**') >= 0) what = 'a literal **';
-      else if (!el.closest(CODE) && t.indexOf('`') >= 0) what = 'a backtick outside code';
+      else if (!code && t.indexOf('**') >= 0) what = 'a literal **';
+      else if (!code && t.indexOf('`') >= 0) what = 'a backtick outside code';
+      else if (!code && /(^|[\s(])\*[A-Za-z][^*\n]*[A-Za-z.]\*([\s).,;:]|$)/.test(t)) what = 'a literal *emphasis*';
+      else if (!code && /\[[^\]\n]+\]\((https?:|\.|#|[\w\/-]+\.(md|html|c|h))/.test(t)) what = 'a literal [text](link)';
       if (what) {
         seen++;
         var at = el.closest('h1, h2, h3, h4, th, td, li, p, div');
-        found.push('visible raw markup (' + what + '): "' + (at || el).textContent.trim().slice(0, 90) + '"');
+        out.push('visible raw markup (' + what + '): "' + (at || el).textContent.trim().slice(0, 90) + '"');
       }
     }
     document.querySelectorAll('code, tt').forEach(function (c) {
       var t = c.textContent;
       if (seen < 8 && !c.closest('pre') && /^`|`$/.test(t) && c.getClientRects().length) {
         seen++;
-        found.push('visible raw markup (a backtick inside inline code): "' + t.slice(0, 90) + '"');
+        out.push('visible raw markup (a backtick inside inline code): "' + t.slice(0, 90) + '"');
       }
     });
   }
@@ -99,63 +122,297 @@ CHECK = r"""<script>
       img.addEventListener('load', done); img.addEventListener('error', done); setTimeout(done, 4000);
     });
   }
-  window.addEventListener('load', function () {
-    var imgs = Array.prototype.slice.call(document.querySelectorAll('img'));
-    Promise.all(imgs.map(settled)).then(check);
-  });
-  function check() {
-    var images = 0, diagrams = 0;
-    document.querySelectorAll('img').forEach(function (img) {
-      images++;
-      var src = img.getAttribute('src');
-      if (!img.complete) found.push('image still loading after 4 s: ' + src);
-      else if (img.naturalWidth === 0) found.push('image not loaded: ' + src);
-      else if (shown(img) && (size(img)[0] === 0 || size(img)[1] === 0)) found.push('image at zero size: ' + src);
-    });
-    document.querySelectorAll('div.dotgraph iframe, div.dotgraph object, div.dotgraph img, iframe[src$=".svg"], object[type="image/svg+xml"]').forEach(function (frame) {
-      if (frame.tagName === 'IMG') return; // counted above
-      diagrams++;
-      var src = frame.getAttribute('src') || frame.getAttribute('data');
-      var s = size(frame);
-      if (s[0] === 0 || s[1] === 0) { found.push('diagram at zero size: ' + src); return; }
-      var doc = frame.contentDocument;
-      var svg = doc && doc.querySelector('svg');
-      if (!svg) { found.push('diagram not loaded: ' + src); return; }
-      var r = svg.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) found.push('diagram drawn at zero size: ' + src);
-      else if (r.width > frame.clientWidth + 2 || r.height > frame.clientHeight + 2)
-        found.push('diagram cut by its frame: ' + src + ' is ' + Math.round(r.width) + 'x' + Math.round(r.height) +
-                   ' in ' + frame.clientWidth + 'x' + frame.clientHeight);
-    });
-    rawMarkup();
-    var doc = document.documentElement, wide = doc.scrollWidth;
-    if (wide > window.innerWidth + 1) {
-      var widest = null;
-      document.body.querySelectorAll('*').forEach(function (el) {
-        var r = el.getBoundingClientRect();
-        if (r.right > window.innerWidth + 1 && !widest) widest = el;
-      });
-      found.push('the page is ' + wide + ' px wide in a ' + window.innerWidth + ' px window (scrolls sideways)' +
-                 (widest ? ': first too wide: <' + widest.tagName.toLowerCase() +
-                  (widest.className ? ' class="' + widest.className + '"' : '') + '> ' +
-                  Math.round(widest.getBoundingClientRect().right) + ' px' : ''));
+  // The box kinds, on the course's pages (the source and diff pages' code
+  // scrolls in its box by design: checked there only for the page width).
+  var KINDS = [
+    ['program table', 'table.litmus-program'],
+    ['trace', 'table.trace, div.trace'],
+    ['table', 'div.contents table.markdownTable, div.contents table.doxtable, table.litmus-states, table.litmus-summary'],
+    ['text block', 'div.contents div.fragment, div.contents pre'],
+  ];
+  // The box, or the part of it that scrolls (the theme scrolls a table's
+  // tbody), holds more than it shows: the scroller, or null.
+  function hides(el) {
+    if (el.scrollWidth > el.clientWidth + 2) return el;
+    var inner = el.querySelectorAll('thead, tbody, div, pre');
+    for (var i = 0; i < inner.length; i++) {
+      var e = inner[i];
+      if (e.scrollWidth > e.clientWidth + 2 && /auto|scroll|hidden/.test(getComputedStyle(e).overflowX)) return e;
     }
-    var out = document.createElement('pre');
-    out.id = 'lockstep-check';
-    out.textContent = JSON.stringify({problems: found, images: images, diagrams: diagrams});
-    document.body.appendChild(out);
+    return null;
   }
+  function boxes(out, width) {
+    var counted = new Set();
+    KINDS.forEach(function (kind) {
+      document.querySelectorAll(kind[1]).forEach(function (el) {
+        if (counted.has(el) || !shown(el)) return;
+        counted.add(el);
+        el.querySelectorAll('*').forEach(function (c) { counted.add(c); });
+        var r = el.getBoundingClientRect(), box = hides(el);
+        if (box)
+          out.push(kind[0] + ' hides ' + (box.scrollWidth - box.clientWidth) + ' px of ' + box.scrollWidth +
+                   ' in its ' + box.clientWidth + ' px box at ' + width + ' px: ' + name(el));
+        else if (r.right > width + 1)
+          out.push(kind[0] + ' runs past the window (' + Math.round(r.right) + ' px) at ' + width + ' px: ' + name(el));
+      });
+    });
+  }
+  // The mutation table (a header "killed by..."): its verdicts ("result",
+  // "explorer") in view without scrolling, in the first mutant's row.
+  function verdicts(out, width) {
+    document.querySelectorAll('div.contents table').forEach(function (t) {
+      var rows = t.querySelectorAll('tr');
+      if (rows.length < 2) return;
+      var names = Array.prototype.map.call(rows[0].children, function (c) { return c.textContent.trim(); });
+      if (!names.some(function (n) { return /^killed by/.test(n); })) return;
+      var box = t.getBoundingClientRect();
+      var right = Math.min(width, box.left + (t.clientWidth || box.width));
+      names.forEach(function (n, i) {
+        if (n !== 'result' && n !== 'explorer') return;
+        var cell = rows[1].children[i];
+        if (!cell) return;
+        var r = cell.getBoundingClientRect();
+        if (!shown(cell) || r.right > right + 1)
+          out.push('the mutation table\'s "' + n + '" column is out of view at ' + width + ' px (' + Math.round(r.left) +
+                   '..' + Math.round(r.right) + ' px, the box shows up to ' + Math.round(right) + ')');
+      });
+    });
+  }
+  // Graph label text as drawn, against the body text.
+  function bodyText() {
+    var p = document.querySelector('div.contents p') || document.body;
+    return parseFloat(getComputedStyle(p).fontSize);
+  }
+  function svgScale(svg, shownWidth) {
+    var vb = svg.viewBox && svg.viewBox.baseVal;
+    var w = vb && vb.width ? vb.width : svg.getBBox().width;
+    return w ? shownWidth / w : 1;
+  }
+  // The smallest node label's font size, in px as drawn (a node's text is
+  // what the reader reads: the events; edge labels are shorter names).
+  function labelPx(svg, scale) {
+    var least = Infinity;
+    svg.querySelectorAll('g.node text').forEach(function (t) {
+      var fs = parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize);
+      if (fs) least = Math.min(least, fs * scale);
+    });
+    return least;
+  }
+  function read(url) { // fetch() does not read file: URLs; XMLHttpRequest does (--allow-file-access-from-files)
+    return new Promise(function (done, fail) {
+      var x = new XMLHttpRequest();
+      x.onload = function () { done(x.responseText); }; x.onerror = fail;
+      x.open('GET', url); x.send();
+    });
+  }
+  function graphs(out, width) {
+    var body = bodyText(), jobs = [];
+    document.querySelectorAll('img[src$=".svg"]').forEach(function (img) {
+      if (!shown(img) || !/litmus|graph|dot_/.test(img.getAttribute('src'))) return;
+      jobs.push(read(img.src).then(function (text) {
+        var svg = new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('svg');
+        if (!svg) return;
+        var vb = (svg.getAttribute('viewBox') || '').split(/[\s,]+/).map(parseFloat);
+        var scale = vb.length === 4 && vb[2] ? img.getBoundingClientRect().width / vb[2] : 1;
+        var least = Infinity;
+        svg.querySelectorAll('g.node text').forEach(function (t) {
+          var fs = parseFloat(t.getAttribute('font-size')); if (fs) least = Math.min(least, fs * scale); });
+        if (least < body - 0.5)
+          out.push('graph node text ' + least.toFixed(1) + ' px, body text ' + body + ' px at ' + width + ' px: ' + name(img));
+      }).catch(function () {}));
+    });
+    document.querySelectorAll('div.dotgraph iframe, iframe[src$=".svg"], object[type="image/svg+xml"]').forEach(function (f) {
+      var svg = f.contentDocument && f.contentDocument.querySelector('svg');
+      if (!svg || !shown(f) || !/graph/.test(f.getAttribute('src') || f.getAttribute('data') || '')) return;
+      var least = labelPx(svg, svgScale(svg, svg.getBoundingClientRect().width));
+      if (least < body - 0.5)
+        out.push('graph node text ' + least.toFixed(1) + ' px, body text ' + body + ' px at ' + width + ' px: ' + name(f));
+    });
+    return Promise.all(jobs);
+  }
+  function pageWidth(out, width) {
+    // (Against the screen's width, not innerWidth: a phone widens its
+    // layout viewport to a page too wide for it, and shows it zoomed out.)
+    var wide = Math.max(document.documentElement.scrollWidth, window.innerWidth);
+    if (wide <= width + 1) return;
+    var widest = null;
+    document.body.querySelectorAll('*').forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.right > width + 1 && !widest && getComputedStyle(el).position !== 'fixed') widest = el;
+    });
+    out.push('the page is ' + wide + ' px wide in a ' + width + ' px window (scrolls sideways)' +
+             (widest ? ': first too wide: ' + name(widest) + ' ' + Math.round(widest.getBoundingClientRect().right) + ' px' : ''));
+  }
+  function pager() {
+    var nav = document.querySelectorAll('nav.pager'), prev = null, next = null;
+    nav.forEach(function (n) {
+      var p = n.querySelector('a.prev'), x = n.querySelector('a.next');
+      if (p && !prev) prev = p.href;
+      if (x && !next) next = x.href;
+    });
+    return {prev: prev, next: next};
+  }
+  var loaded = new Promise(function (done) { window.addEventListener('load', done); }).then(function () {
+    return Promise.all(Array.prototype.slice.call(document.querySelectorAll('img')).map(settled));
+  });
+  // The first call (at 1280 px) checks what a width does not change too.
+  window.__lockstepCheck = function (width, course) {
+    return loaded.then(function () {
+      var out = [], images = 0, diagrams = 0;
+      // A folded answer is checked as the reader sees it once opened.
+      document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+      if (width === 1280) {
+        out = found.slice();
+        document.querySelectorAll('img').forEach(function (img) {
+          images++;
+          var src = img.getAttribute('src');
+          if (!img.complete) out.push('image still loading after 4 s: ' + src);
+          else if (img.naturalWidth === 0) out.push('image not loaded: ' + src);
+          else if (shown(img) && (size(img)[0] === 0 || size(img)[1] === 0)) out.push('image at zero size: ' + src);
+        });
+        rawMarkup(out);
+      }
+      document.querySelectorAll('div.dotgraph iframe, div.dotgraph object, iframe[src$=".svg"], object[type="image/svg+xml"]').forEach(function (frame) {
+        diagrams++;
+        var src = frame.getAttribute('src') || frame.getAttribute('data');
+        var s = size(frame);
+        if (s[0] === 0 || s[1] === 0) { out.push('diagram at zero size at ' + width + ' px: ' + src); return; }
+        var doc = frame.contentDocument;
+        var svg = doc && doc.querySelector('svg');
+        if (!svg) { if (width === 1280) out.push('diagram not loaded: ' + src); return; }
+        var r = svg.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) out.push('diagram drawn at zero size: ' + src);
+        else if (r.width > frame.clientWidth + 2 || r.height > frame.clientHeight + 2)
+          out.push('diagram cut by its frame at ' + width + ' px: ' + src + ' is ' + Math.round(r.width) + 'x' + Math.round(r.height) +
+                   ' in ' + frame.clientWidth + 'x' + frame.clientHeight);
+      });
+      pageWidth(out, width);
+      if (course) { boxes(out, width); verdicts(out, width); }
+      return graphs(out, width).then(function () {
+        return JSON.stringify({problems: out, images: images, diagrams: diagrams, pager: pager()});
+      });
+    });
+  };
 })();
-</script>
 """
+
+
+class Chromium:
+    """One headless Chromium driven over --remote-debugging-pipe: JSON
+    messages ending in NUL, ours on its fd 3, its on its fd 4."""
+
+    def __init__(self, exe, profile):
+        to_child, self._to = os.pipe()
+        self._from, from_child = os.pipe()
+
+        def fds():  # (either end may be fd 3 or 4 already: copy both first)
+            a, b = os.dup(to_child), os.dup(from_child)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+        argv = [exe, "--headless", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+                "--allow-file-access-from-files", "--remote-debugging-pipe", f"--user-data-dir={profile}",
+                "--font-render-hinting=none", "about:blank"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            argv.insert(1, "--no-sandbox")  # root (a container): Chromium's sandbox refuses to start
+        self.proc = subprocess.Popen(argv, preexec_fn=fds, close_fds=False, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_child)
+        os.close(from_child)
+        self._buf = b""
+        self._id = 0
+        self.events = []
+
+    def _read(self, deadline):
+        while b"\0" not in self._buf:
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            chunk = os.read(self._from, 1 << 16)
+            if not chunk:
+                raise RuntimeError("Chromium closed its pipe")
+            self._buf += chunk
+        msg, self._buf = self._buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=None, timeout=120):
+        self._id += 1
+        msg = {"id": self._id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self._to, json.dumps(msg).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self._read(deadline)
+            if m.get("id") == self._id:
+                if "error" in m:
+                    raise RuntimeError(f"{method}: {m['error'].get('message')}")
+                return m.get("result", {})
+            self.events.append(m)
+
+    def wait_event(self, method, session, timeout=60):
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, m in enumerate(self.events):
+                if m.get("method") == method and m.get("sessionId") == session:
+                    del self.events[i]
+                    return m
+            self.events.append(self._read(deadline))
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=10)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Tab:
+    def __init__(self, browser):
+        self.b = browser
+        target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.s = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for m in ("Page.enable", "Runtime.enable"):
+            browser.call(m, session=self.s)
+        browser.call("Page.addScriptToEvaluateOnNewDocument", {"source": CHECK}, session=self.s)
+
+    def width(self, w):
+        self.b.call("Emulation.setDeviceMetricsOverride",
+                    {"width": w, "height": 900, "deviceScaleFactor": 1, "mobile": w < 600}, session=self.s)
+
+    def load(self, url):
+        self.b.events = [e for e in self.b.events if e.get("sessionId") != self.s]
+        self.b.call("Page.navigate", {"url": url}, session=self.s)
+        self.b.wait_event("Page.loadEventFired", self.s)
+
+    def check(self, width, course):
+        r = self.b.call("Runtime.evaluate", {"expression": f"window.__lockstepCheck({width}, {json.dumps(course)})",
+                                             "awaitPromise": True, "returnByValue": True}, session=self.s)
+        if "exceptionDetails" in r:
+            raise RuntimeError(r["exceptionDetails"].get("text", "the check failed"))
+        return json.loads(r["result"]["value"])
+
+    def exceptions(self):
+        out = [e for e in self.b.events if e.get("sessionId") == self.s and e.get("method") == "Runtime.exceptionThrown"]
+        return [e["params"]["exceptionDetails"].get("exception", {}).get("description", "exception").split("\n")[0]
+                for e in out]
+
+    def pdf(self):
+        r = self.b.call("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69, "marginTop": 0.4,
+                                            "marginBottom": 0.4, "marginLeft": 0.4, "marginRight": 0.4,
+                                            "displayHeaderFooter": False}, session=self.s)
+        return base64.b64decode(r["data"])
 
 
 # The source pages printed and read back: every kind of file (C, header,
 # CMake, results table) of two steps, the common header and the mutation
-# results (the explorer's files and the litmus tests are loaded, not printed); all of them
-# with LOCKSTEP_BROWSER_PRINT_ALL=1 (a print takes a second or two).
+# results; all of them with LOCKSTEP_BROWSER_PRINT_ALL=1.
 PRINTED = r"src/(steps/(03|07)-|common/|tests/mutants/)"
 PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
+
+# The reading order's pages beyond the steps, after step 07's lab.
+COURSE_ORDER = ["litmus.html", "explorer.html", "mutants.html", "errata.html", "glossary.html"]
 
 
 def skip(reason):
@@ -172,7 +429,6 @@ def pages(site):
     """Every page to load: the site's Markdown pages, one API page per step,
     the challenge answers, the diffs, the source pages."""
     found = ["index.html"]
-    # The course's pages that must exist (the rest are found below).
     for must in ("litmus.html",):
         if not os.path.isfile(os.path.join(site, must)):
             sys.exit(f"check_browser: no {site}/{must}: the course has lost a page")
@@ -194,6 +450,55 @@ def pages(site):
     return found
 
 
+def kind(rel):
+    """The page's kind, for the pager's rules and the box checks."""
+    if rel.startswith("src/"):
+        return "source"
+    if rel.startswith("diffs/"):
+        return "diff"
+    if re.match(r"\d\d-[^/]+/html/(index|walkthrough|lab)\.html$", rel):
+        return "step"
+    if re.match(r"\d\d-[^/]+/html/", rel):
+        return "api" if not rel.split("/")[-1].startswith("md_docs_labs_answers_") else "answers"
+    return "course"
+
+
+def reading_order(site):
+    """The pages a student reads in order, from the home page to the end."""
+    order = ["index.html"]
+    for name in sorted(os.listdir(site)):
+        if re.match(r"\d\d-", name) and os.path.isdir(os.path.join(site, name, "html")):
+            for page in ("index.html", "walkthrough.html", "lab.html"):
+                if os.path.isfile(os.path.join(site, name, "html", page)):
+                    order.append(f"{name}/html/{page}")
+    return order + [p for p in COURSE_ORDER if os.path.isfile(os.path.join(site, p))]
+
+
+def check_pagers(site, pagers):
+    """Previous/next on every course page and diff page, in one order."""
+    problems = []
+    rel = lambda href: os.path.relpath(href[len("file://"):].split("#")[0], site) if href else None
+    order = reading_order(site)
+    for i, page in enumerate(order):
+        if page not in pagers:
+            continue
+        prev, nxt = (rel(h) for h in pagers[page])
+        want_prev = order[i - 1] if i else None
+        want_next = order[i + 1] if i + 1 < len(order) else None
+        if prev != want_prev:
+            problems.append(f"{page}: previous is {prev or 'missing'}, the reading order says {want_prev or 'none'}")
+        if nxt != want_next:
+            problems.append(f"{page}: next is {nxt or 'missing'}, the reading order says {want_next or 'none'}")
+    diffs = sorted(p for p in pagers if kind(p) == "diff")
+    for i, page in enumerate(diffs):
+        prev, nxt = (rel(h) for h in pagers[page])
+        if i and prev != diffs[i - 1]:
+            problems.append(f"{page}: previous is {prev or 'missing'}, want {diffs[i - 1]}")
+        if i + 1 < len(diffs) and nxt != diffs[i + 1]:
+            problems.append(f"{page}: next is {nxt or 'missing'}, want {diffs[i + 1]}")
+    return problems
+
+
 def source_files(site):
     """{source page: the file it shows}, from src/.sources (docs_render.py)."""
     listing = os.path.join(site, "src", ".sources")
@@ -206,7 +511,7 @@ def source_files(site):
 def rendered_lines(text):
     """{n: the text of rendered line n} from `pdftotext -layout` of a source
     page: a line starts with its number (n+1 after n); a printed line that
-    does not is the rest of the line before, pushed down by the layout."""
+    does not is the rest of the line before, wrapped by the layout."""
     lines, n = {}, 0
     started = False
     for row in text.replace("\f", "\n").split("\n"):
@@ -224,33 +529,19 @@ def squeeze(s):
     return " ".join(s.split())
 
 
-def scrolled(shown, line):
-    """A line longer than its box is wide scrolls in the box: the paper
-    shows it up to the box's right edge (some 115 characters at 1280 px)."""
-    return len(shown) >= 80 and line.startswith(shown)
+def same_line(shown, line):
+    """A wrapped line may break inside a word: compare without blanks then."""
+    return squeeze(shown) == squeeze(line) or "".join(shown.split()) == "".join(line.split())
 
 
-def check_source(chromium, base_argv, text, disk, rel, scratch):
-    """The problems of one source page as printed, or None without pdftotext."""
+def check_printed(tab, disk, rel, scratch):
+    """The problems of one source page as printed on A4, or None without pdftotext."""
     pdftotext = shutil.which("pdftotext")
     if not pdftotext:
         return None
     pdf = os.path.join(scratch, "page.pdf")
-    if os.path.exists(pdf):
-        os.remove(pdf)
-    # Paper as wide as the window, no margins: the page laid out as on screen.
-    text = re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + "<style>@page { size: 1280px 2400px; margin: 0 }</style>",
-                  text, count=1, flags=re.I)
-    printed = os.path.join(scratch, "print.html")
-    with open(printed, "w", encoding="utf-8") as f:
-        f.write(text)
-    argv = base_argv + ["--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + printed]
-    try:
-        subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return [f"{rel}: Chromium did not print it in 120 s"]
-    if not os.path.isfile(pdf):
-        return [f"{rel}: Chromium printed no PDF"]
+    with open(pdf, "wb") as f:
+        f.write(tab.pdf())
     out = subprocess.run([pdftotext, "-layout", pdf, "-"], capture_output=True, text=True)
     shown = rendered_lines(out.stdout)
     with open(disk, encoding="utf-8", errors="replace") as f:
@@ -260,9 +551,9 @@ def check_source(chromium, base_argv, text, disk, rel, scratch):
     problems = []
     for n, line in enumerate(want, 1):
         if n not in shown:
-            problems.append(f"{rel}: line {n} is not on the printed page (want: {squeeze(line)!r})")
-        elif squeeze(shown[n]) != squeeze(line) and not scrolled(squeeze(shown[n]), squeeze(line)):
-            problems.append(f"{rel}: line {n} reads {squeeze(shown[n])!r}, the file has {squeeze(line)!r}")
+            problems.append(f"{rel}: printed, line {n} is not on the page (want: {squeeze(line)!r})")
+        elif not same_line(shown[n], line):
+            problems.append(f"{rel}: printed, line {n} reads {squeeze(shown[n])!r}, the file has {squeeze(line)!r}")
         if len(problems) >= 5:
             problems.append(f"{rel}: (and maybe more lines; the first 5 shown)")
             break
@@ -281,59 +572,50 @@ def main():
         skip("no Chromium to load the pages in (apt install chromium)")
     failures, checked, images, diagrams = [], 0, 0, 0
     printed, unprinted = 0, 0
+    pagers = {}
     sources = source_files(site)
+    only = os.environ.get("LOCKSTEP_BROWSER_PAGES")  # a regex: load only those (while you work on them)
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="lockstep-browser-") as scratch:
-        profile = os.path.join(scratch, "profile")
-        only = os.environ.get("LOCKSTEP_BROWSER_PAGES")  # a regex: load only those (while you work on them)
-        for rel in [p for p in pages(site) if not only or re.search(only, p)]:
-            src = os.path.join(site, rel)
-            with open(src, encoding="utf-8") as f:
-                text = f.read()
-            base = "file://" + os.path.dirname(src) + "/"
-            based = re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + f'<base href="{base}">', text, count=1, flags=re.I)
-            head = f'<base href="{base}">' + CHECK
-            text, n = re.subn(r"(<head[^>]*>)", lambda m: m.group(1) + head, text, count=1, flags=re.I)
-            if not n:
-                failures.append(f"{rel}: no <head>")
-                continue
-            copy = os.path.join(scratch, "page.html")
-            with open(copy, "w", encoding="utf-8") as f:
-                f.write(text)
-            base_argv = [chromium, "--headless", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-                         "--allow-file-access-from-files", "--window-size=1280,900",
-                         f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
-                         "--virtual-time-budget=10000"]
-            if hasattr(os, "geteuid") and os.geteuid() == 0:
-                base_argv.insert(1, "--no-sandbox")  # root (a container): Chromium's sandbox refuses to start
-            argv = base_argv + ["--dump-dom", "file://" + copy]
-            try:
-                run = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-            except subprocess.TimeoutExpired:
-                failures.append(f"{rel}: Chromium did not finish in 120 s")
-                continue
-            m = re.search(r'<pre id="lockstep-check">(.*?)</pre>', run.stdout, re.S)
-            if not m:
-                failures.append(f"{rel}: the check did not run (exit {run.returncode}): {run.stderr.strip()[-300:]}")
-                continue
-            result = json.loads(m.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"'))
-            checked += 1
-            images += result["images"]
-            diagrams += result["diagrams"]
-            failures += [f"{rel}: {p}" for p in result["problems"]]
-            for line in run.stderr.splitlines():
-                if ":CONSOLE(" in line and re.search(r"Uncaught|Error", line):
-                    failures.append(f"{rel}: console: {line.split('] ', 1)[-1]}")
-            if rel.startswith("src/") and rel[4:-5] in sources and (PRINT_ALL or re.match(PRINTED, rel)):
-                problems = check_source(chromium, base_argv, based, sources[rel[4:-5]], rel, scratch)
-                if problems is None:
-                    unprinted += 1
-                else:
-                    printed += 1
-                    failures += problems
+        browser = Chromium(chromium, os.path.join(scratch, "profile"))
+        try:
+            tab = Tab(browser)
+            for rel in [p for p in pages(site) if not only or re.search(only, p)]:
+                k = kind(rel)
+                try:
+                    tab.width(WIDTHS[0])
+                    tab.load("file://" + os.path.join(site, rel))
+                    seen = []
+                    for w in WIDTHS:
+                        tab.width(w)
+                        seen.append(tab.check(w, k in ("course", "step", "answers")))
+                except (RuntimeError, TimeoutError) as e:
+                    failures.append(f"{rel}: the check did not run: {e or 'timed out'}")
+                    continue
+                checked += 1
+                images += seen[0]["images"]
+                diagrams += seen[0]["diagrams"]
+                for result in seen:
+                    failures += [f"{rel}: {p}" for p in dict.fromkeys(result["problems"])]
+                failures += [f"{rel}: console: {e}" for e in tab.exceptions()]
+                pagers[rel] = (seen[0]["pager"]["prev"], seen[0]["pager"]["next"])
+                if k == "source" and rel[4:-5] in sources and (PRINT_ALL or re.match(PRINTED, rel)):
+                    tab.width(WIDTHS[0])
+                    problems = check_printed(tab, sources[rel[4:-5]], rel, scratch)
+                    if problems is None:
+                        unprinted += 1
+                    else:
+                        printed += 1
+                        failures += problems
+        finally:
+            browser.close()
+    if not only:
+        failures += check_pagers(site, pagers)
     for f in failures:
         print("failed:", f)
-    print(f"check_browser: {checked} pages loaded in {os.path.basename(chromium)}, "
-          f"{images} images, {diagrams} diagrams, {printed} source pages read back from print, {len(failures)} problems")
+    print(f"check_browser: {checked} pages loaded in {os.path.basename(chromium)} at {' and '.join(map(str, WIDTHS))} px "
+          f"in {time.monotonic() - started:.0f} s, {images} images, {diagrams} diagrams, "
+          f"{printed} source pages read back from print, {len(failures)} problems")
     if unprinted:
         line = f"docs.browser: {unprinted} source pages not read back: no pdftotext (apt install poppler-utils)"
         print(line)

@@ -52,6 +52,7 @@ check to those files (default: every page a reader reads, PAGES below).
 Exits 1 when a block differs from its program's output or a program is
 missing. Standard library only.
 """
+import concurrent.futures
 import difflib
 import glob
 import os
@@ -359,14 +360,66 @@ def blank_varying(text, options):
     return text
 
 
+TEXTS = {}  # {page: its lines}, as read when the check started
 NOT_COMPARED = []  # lab samples that this machine cannot reproduce (one CPU)
 
 
-def check_file(build, path, update):
+def group(argv):
+    """Samples of one group run one after the other, groups side by side: a
+    lab or a mutant edits and builds its step's one copy (`copy NN`); the
+    cost table times every scenario; a program runs on its own."""
+    if argv and argv[0] in ("lab", "mutant") and len(argv) > 1:
+        return "copy " + argv[1]
+    if argv == ["explore-cost"]:
+        return "cost"
+    return None
+
+
+def run_all(build, files, update=False):
+    """{(file, marker line): (argv, options, output, error)} of every marked
+    block of FILES, the commands run side by side (one per CPU): a page's
+    programs are independent, and each step's copy is built once and
+    reused by its next sample."""
+    jobs = []
+    for path in files:
+        for marker, spec, first, _, _ in blocks(TEXTS[path]):
+            if first is not None:
+                jobs.append(((path, marker), spec))
+    groups = {}
+    for key, spec in jobs:
+        try:
+            argv, _ = parse(spec)
+        except ValueError:
+            argv = []
+        groups.setdefault(group(argv) or key, []).append((key, spec))
+    find_program(build, "-", CACHE)  # fill the cache before the threads share it
+
+    def run_group(items):
+        done = {}
+        for key, spec in items:
+            try:
+                argv, options = parse(spec)
+                out, err = produce(build, argv, options)
+            except (ValueError, subprocess.TimeoutExpired) as e:
+                argv, options, out, err = [], [], None, str(e)
+            done[key] = (argv, options, out, err)
+        return done
+
+    # The cost table's seconds vary (its marker says so) and are not
+    # compared: it runs beside the rest, except with --update, where the
+    # times it writes into the page are taken alone.
+    results = run_group(groups.pop("cost", [])) if update else {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        # The longest groups (the labs' copies) first.
+        for done in pool.map(run_group, sorted(groups.values(), key=len, reverse=True)):
+            results.update(done)
+    return results
+
+
+def check_file(build, path, update, results):
     """The number of wrong blocks; rewrites them with --update."""
     rel = os.path.relpath(path, ROOT)
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    lines = list(TEXTS[path])
     wrong = 0
     edits = []
     for marker, spec, first, end, ind in blocks(lines):
@@ -375,11 +428,7 @@ def check_file(build, path, update):
             print(f"{where}: a sample marker must come right before its code block: {spec}")
             wrong += 1
             continue
-        try:
-            argv, options = parse(spec)
-            out, err = produce(build, argv, options)
-        except (ValueError, subprocess.TimeoutExpired) as e:
-            out, err = None, str(e)
+        argv, options, out, err = results[(path, marker)]
         if err:
             print(f"{where}: `{spec}`: {err}")
             wrong += 1
@@ -424,10 +473,13 @@ def main(argv):
     files = [os.path.abspath(f) for f in args[1:]] or sorted(
         p for pattern in PAGES for p in glob.glob(os.path.join(ROOT, pattern)))
     wrong, count = 0, 0
-    for path in files:
+    for path in files:  # read once: the blocks run and the blocks compared are the same
         with open(path, encoding="utf-8") as f:
-            count += sum(1 for line in f if MARKER.match(line))
-        wrong += check_file(build, path, update)
+            TEXTS[path] = f.read().split("\n")
+        count += sum(1 for line in TEXTS[path] if MARKER.match(line))
+    results = run_all(build, files, update)
+    for path in files:
+        wrong += check_file(build, path, update, results)
     if wrong:
         print(f"check_samples: {wrong} of {count} sample outputs are not what their programs print; "
               f"rewrite them from the real output with: {os.path.relpath(__file__, ROOT)} {args[0]} --update")
