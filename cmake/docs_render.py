@@ -43,6 +43,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import docs_glossary  # noqa: E402 (beside this file in cmake/)
+
 try:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
@@ -595,6 +598,8 @@ def prep(path, page_dir, entries):
         else:
             out.append(line)
     out += block if fence is not None else []
+    if os.path.basename(path) != "glossary.md":  # each memory-model term linked at its first use
+        out = docs_glossary.link_lines(out, os.path.relpath("glossary.html", page_dir))
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out))
 
