@@ -436,7 +436,7 @@ def pages(site):
         p = os.path.join(site, name)
         if re.match(r"\d\d-", name) and os.path.isdir(os.path.join(p, "html")):
             html_dir = os.path.join(p, "html")
-            for page in ("index.html", "walkthrough.html", "lab.html", "task_8h.html"):
+            for page in ("index.html", "deep.html", "walkthrough.html", "lab.html", "task_8h.html"):
                 if os.path.isfile(os.path.join(html_dir, page)):
                     found.append(f"{name}/html/{page}")
             found += [f"{name}/html/{n}" for n in sorted(os.listdir(html_dir))
@@ -456,7 +456,7 @@ def kind(rel):
         return "source"
     if rel.startswith("diffs/"):
         return "diff"
-    if re.match(r"\d\d-[^/]+/html/(index|walkthrough|lab)\.html$", rel):
+    if re.match(r"\d\d-[^/]+/html/(index|deep|walkthrough|lab)\.html$", rel):
         return "step"
     if re.match(r"\d\d-[^/]+/html/", rel):
         return "api" if not rel.split("/")[-1].startswith("md_docs_labs_answers_") else "answers"
@@ -468,7 +468,7 @@ def reading_order(site):
     order = ["index.html"]
     for name in sorted(os.listdir(site)):
         if re.match(r"\d\d-", name) and os.path.isdir(os.path.join(site, name, "html")):
-            for page in ("index.html", "walkthrough.html", "lab.html"):
+            for page in ("index.html", "deep.html", "walkthrough.html", "lab.html"):  # deep: a README's depths
                 if os.path.isfile(os.path.join(site, name, "html", page)):
                     order.append(f"{name}/html/{page}")
     return order + [p for p in COURSE_ORDER if os.path.isfile(os.path.join(site, p))]

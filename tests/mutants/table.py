@@ -15,6 +15,15 @@ from string import Template
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEYS = ("command", "date", "machine", "settings", "runs", "wall time")
+
+
+def code(text):
+    """TEXT as a code span the site renders: ``...`` when it holds a ' (Doxygen
+    reads `...' as a quotation, not as code; the site's renderer turns ``...``
+    into <code> itself)."""
+    return f"``{text}``" if "'" in text else f"`{text}`"
+
+
 HEADERS = {
     "tsan": "# tests/mutants/run.py: the step's tests under the sanitizers. "
             "Columns: id, status, first failing test and how per run.",
@@ -49,7 +58,7 @@ class Results:
         """A partial run keeps the rows of the runs before it, so the file
         keeps their description too, as "# earlier:" lines."""
         if "command" in self.meta:
-            self.earlier.append(f"{self.meta.get('date', '?')}, `{self.meta['command']}`, "
+            self.earlier.append(f"{self.meta.get('date', '?')}, {code(self.meta['command'])}, "
                                 f"{self.meta.get('wall time', '?')}")
 
     def save(self, mode):
@@ -104,7 +113,7 @@ def summary(statuses, word, runs):
 def last_run(results):
     if not results.exists():
         return "- not run yet"
-    lines = [f"- command: `{results.meta.get('command', '')}`"]
+    lines = [f"- command: {code(results.meta.get('command', ''))}"]
     lines += [f"- {key}: {results.meta.get(key, '')}" for key in ("date", "machine", "settings", "wall time")]
     if results.earlier:
         lines.append("- rows it did not run are from earlier runs:")
