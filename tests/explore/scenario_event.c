@@ -28,7 +28,7 @@ const int explore_step = LOCKSTEP_STEP;
 
 /* ---- the waiter ------------------------------------------------------------ */
 
-enum { MAX_WAITERS = 2 };
+enum { MAX_WAITERS = 4 };
 
 typedef struct waiter_frame {
     lockstep_coro coro;
@@ -46,7 +46,9 @@ static bool g_ev_gone;
 static int g_awaits[MAX_WAITERS]; /* awaits each waiter finished */
 static int g_order[2 * MAX_WAITERS], g_norder; /* who set() resumed, in order */
 static bool g_started[MAX_WAITERS];
-static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B"};
+static int g_started_on[MAX_WAITERS]; /* the thread that started it */
+static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B", "waiter C", "waiter D"};
+static int g_nwaiters = 2; /* the waiter frames the setup makes (4: set_vs_four_awaits_on_two_threads) */
 
 /* What set() has done, for the waiters' checks (plain: one thread runs at a
  * time). g_set_called goes up just before a thread calls set(), and stays
@@ -60,6 +62,11 @@ static int g_set_thread = NO_SETTER;
  * each successful suspension. A waiter whose await_suspend had returned true
  * before another waiter even started arrived first, whatever the threads. */
 static int g_clock; /* read and written by every waiter thread: the race check leaves it out (explore_unchecked) */
+/* Whether the waiters tick the clock. Each tick is the scenario's own
+ * bookkeeping, which the search must order against every other step
+ * (step.c): with four waiters that costs thousands of schedules, so that
+ * scenario leaves the clock out and checks FIFO per thread only. */
+static bool g_clocked;
 static int g_began_at[MAX_WAITERS];     /* its (first) await began */
 static int g_suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
 
@@ -91,10 +98,12 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
             f->suspended = true; /* written before self is published */
             int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
-                explore_unchecked(true); /* the scenario's clock: bookkeeping, not the program */
-                if (g_suspended_at[id] < 0) /* no scheduling point since the push: nobody ran in between */
-                    g_suspended_at[id] = g_clock++;
-                explore_unchecked(false);
+                if (g_clocked) {
+                    explore_unchecked(true); /* the scenario's clock: bookkeeping, not the program */
+                    if (g_suspended_at[id] < 0) /* no scheduling point since the push: nobody ran in between */
+                        g_suspended_at[id] = g_clock++;
+                    explore_unchecked(false);
+                }
                 return NULL;
             }
             f->suspended = false; /* set meanwhile */
@@ -151,7 +160,7 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
         return true;
     }
 #if LOCKSTEP_STEP >= 5 /* the awaiter carries a list node */
-    for (int i = 0; i < MAX_WAITERS; ++i)
+    for (int i = 0; i < g_nwaiters; ++i)
         if (v == (uintptr_t)g_waiters[i] + offsetof(waiter_frame, aw.n)) {
             snprintf(buf, size, "%s's node", g_names[i]);
             return true;
@@ -160,8 +169,11 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
     return false;
 }
 
-static void make_event(void)
+/* The event, and n waiter frames (A, B, ...), not started yet. */
+static void make_waiters(int n, bool clocked)
 {
+    g_nwaiters = n;
+    g_clocked = clocked;
     g_ev = lockstep_alloc(sizeof *g_ev);
     if (!g_ev || awaitable_event_init(g_ev) != 0)
         explore_fail("setup", "could not make the event");
@@ -171,9 +183,10 @@ static void make_event(void)
     g_set_called = false;
     g_set_thread = NO_SETTER;
     g_clock = 0;
-    for (int i = 0; i < MAX_WAITERS; ++i) {
+    for (int i = 0; i < g_nwaiters; ++i) {
         g_awaits[i] = 0;
         g_started[i] = false;
+        g_started_on[i] = -1;
         g_began_at[i] = -1;
         g_suspended_at[i] = -1;
         waiter_frame *f = (waiter_frame *)lockstep_coro_new(sizeof *f, waiter_resume, waiter_destroy);
@@ -190,15 +203,19 @@ static void start_waiter(int i)
 {
     explore_note("%s: co_await event", g_names[i]);
     g_started[i] = true;
-    explore_unchecked(true);
-    g_began_at[i] = g_clock++;
-    explore_unchecked(false);
+    g_started_on[i] = explore_self();
+    if (g_clocked) {
+        explore_unchecked(true);
+        g_began_at[i] = g_clock++;
+        explore_unchecked(false);
+    }
     lockstep_coro_resume(&g_waiters[i]->coro);
 }
 
 static void start_a(void) { start_waiter(0); }
 static void start_b(void) { start_waiter(1); }
 static void start_a_then_b(void) { start_waiter(0); start_waiter(1); }
+static void start_c_then_d(void) { start_waiter(2); start_waiter(3); }
 
 /* set(), with the flags the waiters check: up before the call, so that a
  * waiter that sees the event signaled finds it up. */
@@ -227,7 +244,7 @@ static void reset(void)
  * order on one thread, so A arrived first); then the event is torn down. */
 static void check_waiters(int expected_awaits, bool fifo_by_id)
 {
-    for (int i = 0; i < MAX_WAITERS; ++i) {
+    for (int i = 0; i < g_nwaiters; ++i) {
         if (!g_started[i]) {
             lockstep_coro_destroy(&g_waiters[i]->coro);
             continue;
@@ -244,6 +261,13 @@ static void check_waiters(int expected_awaits, bool fifo_by_id)
         if (fifo_by_id && g_order[k - 1] > g_order[k])
             explore_fail("FIFO order", "set() resumed %s before %s, which arrived first", g_names[g_order[k - 1]],
                          g_names[g_order[k]]);
+    /* On one thread: of two waiters it started, the first had suspended
+     * before the second began, so set() must resume it first. */
+    for (int k = 1; k < g_norder; ++k)
+        for (int m = 0; m < k; ++m)
+            if (g_order[m] > g_order[k] && g_started_on[g_order[m]] == g_started_on[g_order[k]])
+                explore_fail("FIFO order", "set() resumed %s before %s, which its thread had started first",
+                             g_names[g_order[m]], g_names[g_order[k]]);
     /* Across threads: a waiter that had suspended before the other one even
      * began its await arrived first, so set() must resume it first. */
     for (int k = 1; k < g_norder; ++k) {
@@ -277,6 +301,9 @@ static void check_after_reset(void)
     }
     check_waiters(1, true);
 }
+
+static void make_event(void) { make_waiters(2, true); }
+static void make_four_waiters(void) { make_waiters(4, false); }
 
 static void reawait_setup(void)
 {
@@ -316,5 +343,11 @@ const explore_scenario explore_scenarios[] = {
      .about = "T0 sets the event; T1's waiter, resumed by set(), destroys and frees the event",
      .nthreads = 2, .thread_names = {"setter", "waiters"}, .threads = {set, start_a},
      .setup = destroys_setup, .check = check_one_await},
+    {.name = "set_vs_four_awaits_on_two_threads", .min_step = 4,
+     .about = "T0 sets the event while T1 starts waiters A then B and T2 waiters C then D: each resumed once, "
+              "none before set()",
+     .nthreads = 3, .thread_names = {"setter", "waiters A, B", "waiters C, D"},
+     .threads = {set, start_a_then_b, start_c_then_d},
+     .setup = make_four_waiters, .check = check_awaits_on_threads},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

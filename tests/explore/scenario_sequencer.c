@@ -27,6 +27,7 @@
 #include "explore.h"
 
 #include "lockstep/alloc.h"
+#include "lockstep/event.h"
 #include "lockstep/sequencer.h"
 #include "lockstep/task.h"
 #include "lockstep/trigger.h"
@@ -103,7 +104,8 @@ static bool g_returned[MAX_OPS]; /* its body has run simple_promise_return_value
 /* Over all the schedules of a scenario: how the tasks behind G were started. */
 static long g_by_queue_call;  /* by their own queue call (continue_with took out completed()) */
 static long g_by_completion;  /* by the task before them completing on another thread */
-static long g_destroys[3];    /* by g_pending_at_destroy */
+static long g_destroys[4];    /* by g_pending_at_destroy */
+static long g_destroys_on[2]; /* queue_vs_queue_vs_completion_then_destroy's destroy ran on T1, on T2 */
 
 /* seq_body_resume, with the checks where the body continues and the flag
  * where it returns its value. */
@@ -290,13 +292,19 @@ static void queue_with_failures(void)
     queue_op(3, 0);
 }
 
-static void queue_a_b_then_destroy(void)
+/* Queues A and B, then releases A: it still runs, then frees itself. */
+static void queue_a_b_release_a(void)
 {
     queue_op(1, 0);
     queue_op(2, 0);
     explore_note("release task A (fire and forget: it still runs, then frees itself)");
     simple_task_release(&g_tasks[1]);
     g_released[1] = true;
+}
+
+static void queue_a_b_then_destroy(void)
+{
+    queue_a_b_release_a();
     /* The scenario peeks at what T0 may be writing now: the observer's
      * read, not the program's, so the race check leaves it out. */
     explore_unchecked(true);
@@ -411,6 +419,7 @@ static void reset_counts(void)
     g_by_queue_call = g_by_completion = 0;
     memset(g_destroys, 0, sizeof g_destroys);
     memset(g_await_paths, 0, sizeof g_await_paths);
+    memset(g_destroys_on, 0, sizeof g_destroys_on);
 }
 
 static void paths_summary(void)
@@ -472,6 +481,113 @@ static void check_backlog(void)
     check_sequencer();
 }
 
+/* ---- the destroy after the last queue call, on two queuing threads -----------
+ *
+ * T1 queues A and B and releases A, T2 queues C: the destroy may run only
+ * once both are done queueing ("no task_sequencer_queue() concurrently"),
+ * and the caller's own synchronization must order them before it. Here that
+ * is an awaitable_event of the step: T2 sets it after queueing C, and T1's
+ * destroyer coroutine awaits it, then destroys the sequencer. Whichever of
+ * the two threads comes second runs the destroy (set() resumes the
+ * destroyer on T2), and the event's set/await orders C's queue call before
+ * it, as the contract asks of the caller. */
+typedef struct destroyer_frame {
+    lockstep_coro coro;
+    awaitable_event_awaiter aw;
+} destroyer_frame;
+
+static awaitable_event g_c_queued;
+static int g_destroyed_on; /* the thread that ran the destroy, or -1 */
+
+static void destroy_pending(void)
+{
+    /* The scenario peeks at what T0 may be writing now: the observer's
+     * read, not the program's, so the race check leaves it out. */
+    explore_unchecked(true);
+    g_pending_at_destroy = (g_ops[1].made == 0) + (g_ops[2].made == 0) + (g_ops[3].made == 0);
+    explore_unchecked(false);
+    explore_note("destroy the sequencer (%d of A, B and C still to run)", g_pending_at_destroy);
+    task_sequencer_destroy(&g_seq);
+    g_seq_destroyed = true;
+    g_destroyed_on = explore_self();
+}
+
+static lockstep_coro *destroyer_resume(lockstep_coro *self)
+{
+    destroyer_frame *f = (destroyer_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (!awaitable_event_await_ready(&g_c_queued, &f->aw) &&
+            awaitable_event_await_suspend(&g_c_queued, &f->aw, self))
+            return NULL;
+        /* fall through */
+    case 1:
+        if (!g_queued[3] || g_nqueued[2] == 0)
+            explore_fail("continued before set", "the destroyer continued past its co_await before C was queued");
+        destroy_pending();
+        lockstep_coro_free(self);
+        return NULL;
+    }
+    return NULL;
+}
+
+static void destroyer_destroy(lockstep_coro *self) { lockstep_coro_free(self); }
+
+static void make_destroy_after_queues(void)
+{
+    make_sequencer();
+    g_destroyed_on = -1;
+    if (awaitable_event_init(&g_c_queued) != 0)
+        explore_fail("setup", "could not make the event");
+    explore_name(&g_c_queued, "C queued");
+}
+
+static void queue_a_b_then_destroy_after_c(void)
+{
+    queue_a_b_release_a();
+    lockstep_coro *d = lockstep_coro_new(sizeof(destroyer_frame), destroyer_resume, destroyer_destroy);
+    if (!d)
+        explore_fail("setup", "could not make the destroyer");
+    explore_name_coro(d, "destroyer");
+    explore_note("the destroyer: co_await C queued, then destroy the sequencer");
+    lockstep_coro_resume(d);
+}
+
+static void queue_c_then_signal(void)
+{
+    queue_op(3, 0);
+    explore_note("set C queued");
+    awaitable_event_set(&g_c_queued);
+}
+
+static void check_destroy_after_queues(void)
+{
+    if (!g_seq_destroyed)
+        explore_fail("lost wake-up", "the destroyer never ran: it is still suspended on `C queued`, and every "
+                     "thread has finished");
+    ++g_destroys_on[g_destroyed_on == 2];
+    check_sequencer();
+    awaitable_event_destroy(&g_c_queued);
+}
+
+static void destroy_after_queues_summary(void)
+{
+    paths_summary();
+    printf("explore: the destroy ran on T1 (C queued before its await) in %ld schedules, on T2 (inside set()) in "
+           "%ld\n", g_destroys_on[0], g_destroys_on[1]);
+    if (!g_destroys_on[0] || !g_destroys_on[1]) {
+        printf("explore: FAILED (coverage): the destroy should run on either queuing thread\n");
+        exit(1);
+    }
+    printf("explore: the sequencer was destroyed with three of A, B and C still to run in %ld schedules, two in "
+           "%ld, one in %ld, none in %ld\n", g_destroys[3], g_destroys[2], g_destroys[1], g_destroys[0]);
+    if (!g_destroys[0] || !(g_destroys[1] + g_destroys[2] + g_destroys[3])) {
+        printf("explore: FAILED (coverage): destroy should come both before and after the pending tasks ran\n");
+        exit(1);
+    }
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "queue_vs_queue_vs_completion", .min_step = 6,
@@ -496,5 +612,12 @@ const explore_scenario explore_scenarios[] = {
      .about = "T0 completes the running task G while T1 queues A and awaits task A: it continues only after body A",
      .nthreads = 2, .thread_names = {"completer", "queues A, awaits it"}, .threads = {complete_gate, queue_a_then_await},
      .begin = reset_counts, .setup = make_sequencer, .check = check_awaiter, .summary = await_summary},
+    {.name = "queue_vs_queue_vs_completion_then_destroy", .min_step = 6,
+     .about = "T0 completes the running task G while T1 queues A then B and releases A, and T2 queues C; the "
+              "sequencer is destroyed once both are done queueing",
+     .nthreads = 3, .thread_names = {"completer", "queues A, B; the destroyer", "queues C"},
+     .threads = {complete_gate, queue_a_b_then_destroy_after_c, queue_c_then_signal},
+     .begin = reset_counts, .setup = make_destroy_after_queues, .check = check_destroy_after_queues,
+     .summary = destroy_after_queues_summary},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];
