@@ -169,7 +169,7 @@
 /* A coroutine resumed from the step's code runs a trampoline inside the
  * caller's: the explorer counts how deep they nest (point.c), so that a
  * scenario can check that the C stack does not grow with a chain of
- * completions (errata 5: resume the next one inline instead of returning it). */
+ * completions (erratum 5: resume the next one inline instead of returning it). */
 #define lockstep_coro_resume(h) explore_coro_resume(h)
 
 /* Allocations carry their site into the trace and the leak report. */

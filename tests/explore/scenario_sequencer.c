@@ -459,7 +459,7 @@ static void await_summary(void)
  *
  * A, B and C are queued behind G in the setup; T0 then completes G, and the
  * three run one after another on T0. The sequencer drains its run queue in
- * a loop (errata 5's fix): however long the backlog, the step's code nests
+ * a loop (erratum 5's fix): however long the backlog, the step's code nests
  * the same few trampolines (a queued task's start, its maker's body). The
  * article's code resumes each successor inside the one before: one more
  * level per queued task, a stack overflow at a million. */
@@ -476,7 +476,7 @@ static void check_backlog(void)
 {
     if (explore_resume_nesting() > BACKLOG_NESTING)
         explore_fail("stack grows", "draining a backlog of %d tasks nested %d trampolines: each task's successor "
-                     "was resumed inside it, so the C stack grows with the backlog (errata 5; "
+                     "was resumed inside it, so the C stack grows with the backlog (erratum 5; "
                      "steps/06-sequencer/README.md, \"Bounded stack\")", MAX_OPS - 1, explore_resume_nesting());
     check_sequencer();
 }

@@ -339,7 +339,7 @@ static void check_chain(void)
     if (explore_resume_nesting() > 1)
         explore_fail("stack grows", "completing a chain of %d awaits nested %d trampolines: each final_suspend "
                      "resumed its awaiter itself instead of returning it to the trampoline, so the C stack grows "
-                     "with the chain (errata 5's shape; steps/01-mutex/README.md, \"From C++ to C\")", CHAIN,
+                     "with the chain (erratum 5's shape; steps/01-mutex/README.md, \"From C++ to C\")", CHAIN,
                      explore_resume_nesting());
     simple_task_release(last);
 #endif

@@ -188,7 +188,7 @@ int main(int argc, char **argv)
          "task (step 08) is released before its await or after it, never while its awaiter waits on its body", 7,
          "an awaiter destroyed while suspended, its task completed on the other thread: the frame is freed, the "
          "awaiter never resumed",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1)"},
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1)"},
     };
     return lockstep_check_main("stress.task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

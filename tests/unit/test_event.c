@@ -346,7 +346,7 @@ END_TEST
 /* ---- the fast path sees what the setter wrote -------------------------------
  * A waiter that finds the event set in await_ready takes no lock: only
  * set()'s release store of `signaled` and await_ready's acquire load order
- * the setter's earlier writes before the waiter's reads (errata 3). Here one
+ * the setter's earlier writes before the waiter's reads (erratum 3). Here one
  * thread only ever takes that path: each round the setter writes a payload
  * and sets the event, then tells the reader "done" through a relaxed flag,
  * which orders nothing; the reader's first look at the event that round is
@@ -619,7 +619,7 @@ int main(int argc, char **argv)
         {waiter_reawaits_during_set, 4, NULL, 0,
          "a waiter that re-awaits while set() is still resuming others: set() read its node's next before "
          "resuming it, so nobody is lost",
-         "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (errata 3: fifo = fifo->next)"},
+         "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (erratum 3: fifo = fifo->next)"},
         {waiters_on_threads_race_set, 4, NULL, 0,
          "awaits on three threads racing set(): every waiter passes once and sees the setter's writes; both "
          "outcomes occur",
@@ -627,7 +627,7 @@ int main(int argc, char **argv)
         {fast_path_sees_setter_writes, 4, NULL, 0,
          "a waiter that finds the event set without the lock sees what the setter wrote before set() (under "
          "ThreadSanitizer: every run)",
-         "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (errata 3: release/acquire on signaled)"},
+         "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (erratum 3: release/acquire on signaled)"},
         {last_waiter_destroys_event, 4, NULL, 0,
          "the last waiter set() resumes destroys and frees the event while set() is on the stack (use after free "
          "under AddressSanitizer if set() touches it again)",

@@ -334,7 +334,7 @@ START_TEST(completion_races_await)
 }
 END_TEST
 
-/* ---- errata 1: the awaiter is destroyed while suspended ---------------------
+/* ---- erratum 1: the awaiter is destroyed while suspended ---------------------
  * The driver awaits an unfinished task and is destroyed (C++: the coroutine
  * that holds the task is destroyed), which releases the task. The task's
  * body is still suspended, so its frame must stay; when it finishes it must
@@ -358,7 +358,7 @@ START_TEST(awaiter_released_while_suspended)
     lockstep_coro_destroy(&d->coro); /* frees the driver, releases the task */
     lockstep_alloc_counts mid = lockstep_alloc_totals();
     ck_assert_msg(mid.frees - before.frees == 1,
-                  "releasing the awaited task freed its frame while its body was suspended (errata 1)");
+                  "releasing the awaited task freed its frame while its body was suspended (erratum 1)");
 
     lockstep_trigger_fire(&trig);
     ck_assert_msg(driver_resumes == 0, "expected the completion to resume nobody: the awaiter was destroyed; it "
@@ -487,7 +487,7 @@ END_TEST
 /* Release first, completion across threads: the task is released here while
  * its body is suspended, then the helper completes it and the body frees the
  * frame there. abandon()'s release is what orders this thread's exchange
- * (and any access before it) before that free (step 03's errata 1, the
+ * (and any access before it) before that free (step 03's erratum 1, the
  * order; steps 01-02 order it with the reference count's decrement). */
 START_TEST(release_then_completion_across_threads)
 {
@@ -755,7 +755,7 @@ int main(int argc, char **argv)
         {late_completion, 1, "a lazy task cannot complete between await_ready and await_suspend: it starts in await_suspend", 7,
          "the late path: the task completes between await_ready and await_suspend; the awaiter continues at once "
          "and the frame is freed exactly once",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1, its consequence: the late path)"},
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1, its consequence: the late path)"},
         {completion_races_await, 1, "a lazy task's completion cannot race its await: the awaiter is suspended before the body starts", 7,
          "completion racing the await on two threads: no lost wake-up, no double resume, both outcomes occur",
          "steps/02-atomic-handle/README.md, \"The idea\""},
@@ -764,7 +764,7 @@ int main(int argc, char **argv)
          "from step 08 a task is released only before its await or after it (no awaiter waits on a running body)", 7,
          "an awaiter destroyed while suspended releases the task; the task's frame lives until its body finishes, "
          "which frees it and resumes nobody",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1)"},
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1)"},
         {late_path_across_threads, 1, "a lazy task has no late path: it starts in await_suspend", 7,
          "the late path with the completion on another thread: await_suspend's acquire orders the result before "
          "its read (under ThreadSanitizer: every run)",
@@ -776,7 +776,7 @@ int main(int argc, char **argv)
         {release_then_completion_across_threads, 1, "a lazy task released before its await never runs, so no completion frees it", 7,
          "release before completion, the completion on another thread frees the frame: abandon()'s release "
          "orders the release before that free (under ThreadSanitizer: every run)",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (errata 1, the order)"},
+         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1, the order)"},
         {wait_blocks_until_complete, 1, NULL, 0, "simple_task_wait blocks a plain thread until the task completes",
          "steps/01-mutex/README.md, \"From C++ to C\""},
         {never_started_if_never_awaited, 8, "tasks start when created before step 08", 0,

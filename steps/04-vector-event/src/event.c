@@ -39,7 +39,7 @@ void awaitable_event_set(awaitable_event *ev)
 {
     pthread_mutex_lock(&ev->mutex);
     /* release: an await that sees the flag without the lock also sees what
-     * this thread wrote before set() (errata 3, which part 3 shares). */
+     * this thread wrote before set() (erratum 3, which part 3 shares). */
     atomic_store_explicit(&ev->signaled, true, memory_order_release);
     lockstep_coro **ready = ev->waiting; /* C++: std::swap(waiting, ready) */
     size_t count = ev->count;

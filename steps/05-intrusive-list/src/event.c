@@ -36,7 +36,7 @@ void awaitable_event_set(awaitable_event *ev)
 {
     pthread_mutex_lock(&ev->mutex);
     /* release: an await that sees the flag without the lock also sees what
-     * this thread wrote before set() (errata 3). */
+     * this thread wrote before set() (erratum 3). */
     atomic_store_explicit(&ev->signaled, true, memory_order_release);
     awaitable_event_node *lifo = ev->head; /* C++: std::exchange(head, nullptr) */
     ev->head = NULL;
@@ -59,7 +59,7 @@ void awaitable_event_set(awaitable_event *ev)
 #endif
         lockstep_coro *handle = fifo->handle;
         fifo = fifo->next; /* before resuming: the resumed coroutine ends its node. (The
-                              article has "reverse->next" here: errata 3.) */
+                              article has "reverse->next" here: erratum 3.) */
         lockstep_coro_resume(handle);
     }
 }

@@ -23,7 +23,7 @@
  *                                 suspended; the body frees the frame when
  *                                 done and never resumes the dead awaiter
  *
- * The last row is errata 1: the article's abandon() frees the frame whenever
+ * The last row is erratum 1: the article's abandon() frees the frame whenever
  * it takes out anything but "running", which frees a frame whose body is
  * still suspended. Build with LOCKSTEP_ARTICLE_ABANDON to get the article's
  * version (the test suite does, to show it failing).
@@ -80,7 +80,7 @@ static void simple_promise_abandon(simple_promise *p)
     if (waiting == completed_ptr)
         simple_promise_destroy(p);
 #else
-    /* The article's abandon(), kept to show errata 1 failing: it frees the
+    /* The article's abandon(), kept to show erratum 1 failing: it frees the
      * frame when it takes out an awaiter, though the body is still running. */
     void *waiting = atomic_exchange_explicit(&p->m_waiting, abandoned_ptr, memory_order_acquire);
     if (waiting != running_ptr)

@@ -25,7 +25,7 @@
  *     abandoned()    completed()   free the node
  *
  * Build with LOCKSTEP_ARTICLE_LINK_FIRST to get the 2022 order, which links
- * the node before the task exists (errata 6; the test suite does, to show
+ * the node before the task exists (erratum 6; the test suite does, to show
  * the chain wedging when creating the task fails).
  */
 #include "lockstep/sequencer.h"
@@ -109,7 +109,7 @@ static void chained_task_abandon(chained_task *node)
  *
  * The article starts the next task from inside complete(), nested in the
  * previous one, so a backlog of N tasks that complete synchronously nests N
- * deep (errata 5). Here a task whose turn has come is started by
+ * deep (erratum 5). Here a task whose turn has come is started by
  * run_in_turn(): if this thread is already running sequenced tasks, it only
  * joins this thread's FIFO and the outermost call starts it when the current
  * one returns. The link lives in the queued task's own frame: no allocation,
@@ -348,7 +348,7 @@ int task_sequencer_queue(task_sequencer *seq, task_sequencer_maker maker, void *
 
 #else
 
-/* The 2022 article's order (errata 6): the node becomes m_latest before the
+/* The 2022 article's order (erratum 6): the node becomes m_latest before the
  * task exists. If creating the task fails, nobody will ever complete the new
  * node or continue the previous one: every later task waits forever. */
 int task_sequencer_queue(task_sequencer *seq, task_sequencer_maker maker, void *ctx, lockstep_executor *executor,

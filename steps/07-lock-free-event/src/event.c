@@ -50,7 +50,7 @@ void awaitable_event_set(awaitable_event *ev)
 {
     void *signaled = signaled_state(ev);
     /* release: an await that sees "signaled" sees what this thread wrote before
-     * set() (errata 3); acquire: we read the nodes (handle, next) and resume the
+     * set() (erratum 3); acquire: we read the nodes (handle, next) and resume the
      * frames that the awaits published with their release compare-exchange. */
     void *old = atomic_exchange_explicit(&ev->state, signaled, memory_order_acq_rel);
     if (old == signaled)
@@ -74,7 +74,7 @@ void awaitable_event_set(awaitable_event *ev)
 #endif
         lockstep_coro *handle = fifo->handle;
         fifo = fifo->next; /* before resuming: the resumed coroutine ends its node. (The
-                              article has "reverse->next" here: errata 3.) */
+                              article has "reverse->next" here: erratum 3.) */
         lockstep_coro_resume(handle);
     }
 }
@@ -96,7 +96,7 @@ bool awaitable_event_await_ready(awaitable_event *ev, awaitable_event_awaiter *a
     aw->error = 0;
     /* acquire: seeing "signaled" here (or in await_suspend's second look), the
      * waiter continues at once, so this must show what the setter wrote
-     * (errata 3). */
+     * (erratum 3). */
     void *state = atomic_load_explicit(&ev->state, memory_order_acquire);
     aw->n.next = state; /* await_suspend's guess at the head (unless "signaled") */
     return state == signaled_state(ev);

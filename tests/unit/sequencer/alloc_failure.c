@@ -24,7 +24,7 @@ static void assert_chain_still_runs(task_sequencer *seq, seq_log *log, int id, u
     simple_task t = queue_op(seq, &after);
     ck_assert_msg(after.made == 1,
                   "on a %s sequencer, allocation %llu of a queue call failed; then the next task never ran: the "
-                  "chain wedged (errata 6, see " README ", 'Errata this step fixes')",
+                  "chain wedged (erratum 6, see " README ", 'Errata this step fixes')",
                   state, (unsigned long long)n);
     take_result(&t, "the task after a failed queue call");
 }

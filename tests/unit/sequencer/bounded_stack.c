@@ -93,7 +93,7 @@ START_TEST(backlog_drains_in_bounded_stack)
     ck_assert_msg(run.made == run.n, "%zu of %zu makers ran", run.made, run.n);
     ck_assert_msg(run.spread < 1024,
                   "draining a backlog of %zu tasks spread the makers' frames over %lu bytes of stack: they nest "
-                  "(errata 5, see " README ", 'Bounded stack')", run.n, run.spread);
+                  "(erratum 5, see " README ", 'Bounded stack')", run.n, run.spread);
     ck_assert_msg(run.last_error == 0 && run.last_value == (int)run.n - 1,
                   "the last task completed with {%d, %d}, expected {0, %d}", run.last_error, run.last_value,
                   (int)run.n - 1);
@@ -141,7 +141,7 @@ START_TEST(backlog_on_an_executor_drains_in_bounded_stack)
     unsigned long spread = (unsigned long)(g_highest_sp - g_lowest_sp);
     ck_assert_msg(spread < 1024,
                   "draining a backlog of %zu tasks on an executor spread the makers' frames over %lu bytes of "
-                  "stack: they nest (errata 5, see " README ", 'Bounded stack')", n, spread);
+                  "stack: they nest (erratum 5, see " README ", 'Bounded stack')", n, spread);
     assert_in_order(&log, n);
     free(order);
     free(ops);
