@@ -62,14 +62,15 @@ static void parameters(parser *p)
                    name);
         int loc = add_location(p, name, line);
         litmus_location *l = &p->t->locs[loc];
-        if (l->line && (int)l->kind != kind)
-            refuse(p, line, "'%s' is %s here and %s at line %d: explore_litmus keeps a location atomic or plain, as "
-                            "C11 does", name, kind == LOC_ATOMIC ? "atomic" : "not atomic",
-                   l->kind == LOC_ATOMIC ? "atomic" : "not atomic", l->line);
-        if (!l->line) {
+        if (l->line && (l->kind == LOC_MUTEX) != (kind == LOC_MUTEX))
+            refuse(p, line, "'%s' is %s here and %s at line %d", name, kind == LOC_MUTEX ? "a mutex" : "an int",
+                   l->kind == LOC_MUTEX ? "a mutex" : "an int", l->line);
+        /* atomic_int* in one thread and int* in another: one location, its
+         * accesses atomic or plain as each is written (herd; parameter()). */
+        if (!l->line || kind == LOC_ATOMIC)
             l->kind = (enum location_kind)kind;
+        if (!l->line)
             l->line = line;
-        }
         if (p->nparams == LITMUS_MAX_LOCATIONS)
             refuse(p, line, "too many parameters");
         p->params[p->nparams++] = loc;
