@@ -49,11 +49,14 @@ const char *litmus_order_name(int order); /* "relaxed" */
 
 /* ---- memory -------------------------------------------------------------- */
 
+/* What a type declares. An int location's accesses are atomic or plain as
+ * each is written, whatever its parameters' types say (herd's C): only a
+ * mutex is a kind apart. */
 enum location_kind { LOC_ATOMIC, LOC_PLAIN, LOC_MUTEX };
 
 typedef struct litmus_location {
     char name[LITMUS_MAX_NAME];
-    enum location_kind kind;
+    enum location_kind kind; /* as the first parameter naming it declares it */
     int init;
     int line; /* where its kind was first given (a thread's parameter) */
     int init_line; /* where the init block gives its value; 0: it starts at 0 unsaid */

@@ -6,8 +6,8 @@
  *     { x = 0; y = 0; }                         initial values (herd's other
  *                                               forms too: [x] = 0; int x = 0;)
  *     P0(atomic_int* x, atomic_int* y) { ... }  threads: the parameters name the
- *     P1(atomic_int* x, int* y) { ... }         locations they use, and say
- *                                               which are atomic
+ *     P1(atomic_int* x, int* y) { ... }         locations they use (each
+ *                                               access atomic or plain as written)
  *     locations [1:r2; x;]                      optional: more to show
  *     exists (1:r0=1 /\ 1:r1=0)                 or ~exists, forall; none: forall (true)
  *
@@ -142,8 +142,7 @@ int find_register(const litmus_thread *th, const char *name)
  * each access carries its own memory order or none; rc11.cat's data race,
  * dr = cnf \ (hb | hb^-1 | A*A), is about accesses): an atomic operation on
  * an int* parameter is atomic, a plain access to an atomic_int* is plain.
- * Only a mutex is a kind apart. A location any access uses atomically is
- * LOC_ATOMIC (its history starts with atomic_init, exec.c). */
+ * Only a mutex is a kind apart: wants says whether the access needs one. */
 static int parameter(parser *p, const char *name, int line, enum location_kind wants, const char *what)
 {
     int loc = find_location(p->t, name);
@@ -156,8 +155,6 @@ static int parameter(parser *p, const char *name, int line, enum location_kind w
     if ((wants == LOC_MUTEX) != (l->kind == LOC_MUTEX))
         refuse(p, line, "%s needs %s, and '%s' is %s", what, wants == LOC_MUTEX ? "a mutex" : "an int location",
                name, l->kind == LOC_MUTEX ? "a mutex" : "an int location");
-    if (wants == LOC_ATOMIC)
-        l->kind = LOC_ATOMIC;
     return loc;
 }
 

@@ -1,6 +1,6 @@
 /*
  * A litmus file's frame: the test's name, the init block, the threads'
- * headers (their parameters say which locations are atomic), the final
+ * headers (their parameters name the locations they use), the final
  * condition, and the expected states stated in its comments; litmus_parse.
  */
 #include "parse.h"
@@ -67,10 +67,10 @@ static void parameters(parser *p)
                    l->kind == LOC_MUTEX ? "a mutex" : "an int", l->line);
         /* atomic_int* in one thread and int* in another: one location, its
          * accesses atomic or plain as each is written (herd; parameter()). */
-        if (!l->line || kind == LOC_ATOMIC)
+        if (!l->line) {
             l->kind = (enum location_kind)kind;
-        if (!l->line)
             l->line = line;
+        }
         if (p->nparams == LITMUS_MAX_LOCATIONS)
             refuse(p, line, "too many parameters");
         p->params[p->nparams++] = loc;
