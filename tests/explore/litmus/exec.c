@@ -78,7 +78,8 @@ static int plain_read(const frame *f, const explore_site *site, int loc)
 {
     __tsan_read_range(f->m->cell[loc], sizeof(int));
     int v = atomic_op(f, site, loc, ORDER_RELAXED, 0);
-    explore_note("%s:%d plain read %s -> %d", base(f->t->path), site->line, loc_name(f, loc), v);
+    explore_note("%s:%d plain read %s -> %d (the load above, not atomic)", base(f->t->path), site->line,
+                 loc_name(f, loc), v);
     return v;
 }
 
@@ -86,7 +87,8 @@ static void plain_write(const frame *f, const explore_site *site, int loc, int v
 {
     __tsan_write_range(f->m->cell[loc], sizeof(int));
     atomic_op(f, site, loc, ORDER_RELAXED, (uintptr_t)v);
-    explore_note("%s:%d plain write %s <- %d", base(f->t->path), site->line, loc_name(f, loc), v);
+    explore_note("%s:%d plain write %s <- %d (the store above, not atomic)", base(f->t->path), site->line,
+                 loc_name(f, loc), v);
 }
 
 static int load(const frame *f, const expr *e) { return atomic_op(f, &e->site, e->loc, e->order, 0); }
