@@ -5,15 +5,15 @@
  * (CMakeLists.txt): hook.h force-included and ThreadSanitizer's
  * instrumentation on. So each atomic operation below is one of the
  * explorer's scheduling points, run under its C11 model with the order the
- * litmus file wrote (a runtime value here), and each read or write of a
- * plain location (memory->plain) reaches its race check: a litmus test runs
- * exactly as a step's code would.
+ * litmus file wrote (a runtime value here). A plain access (*x) is one
+ * too: it runs as the model's relaxed access to the same location, and
+ * reaches the race check as a plain access (plain_read, plain_write).
  *
  * One statement at a time, recursively. An atomic operation, a fence, a
  * lock goes to the explorer with its own site (site.c), so that its trace
  * line names the litmus file's line and location (`MP.litmus:17 load y`);
- * a plain access, which is no trace line of its own, gets a note in the
- * thread's column saying what the litmus line did (`MP.litmus:9 write x <- 1`).
+ * a plain access also gets a note in the thread's column saying it was
+ * plain (`MP.litmus:9 plain write x <- 1 (the store above, not atomic)`).
  */
 #include "litmus.h"
 
