@@ -58,6 +58,15 @@ static int atomic_op(const frame *f, const explore_site *site, int loc, int orde
     return (int)explore_atomic(&op);
 }
 
+/* A plain access's load or store: relaxed, and marked plain, so that no
+ * fence orders it (RC11's sw goes through atomic accesses only). */
+static int plain_op(const frame *f, const explore_site *site, int loc, uintptr_t value)
+{
+    explore_atomic_op op = {.site = site, .obj = f->m->cell[loc], .size = sizeof(int), .order = ORDER_RELAXED,
+                            .value = value, .plain = true};
+    return (int)explore_atomic(&op);
+}
+
 /* ThreadSanitizer's entry points (tsan.c), which the compiler's
  * instrumentation calls before a plain access: called here by hand, for
  * the plain accesses below, which reach memory through the model. */
@@ -73,11 +82,12 @@ void __tsan_write_range(void *p, unsigned long size);
  * states show. So it tells the race check that it is plain, as the
  * instrumentation would (a race: two conflicting accesses, one of them not
  * atomic, C11 5.1.2.4p25; herd flags it), then runs as the model's relaxed
- * load or store. */
+ * load or store, one that no fence orders: it neither hands what it read
+ * to an acquire fence nor carries a release fence's (RC11's sw). */
 static int plain_read(const frame *f, const explore_site *site, int loc)
 {
     __tsan_read_range(f->m->cell[loc], sizeof(int));
-    int v = atomic_op(f, site, loc, ORDER_RELAXED, 0);
+    int v = plain_op(f, site, loc, 0);
     explore_note("%s:%d plain read %s -> %d (the load above, not atomic)", base(f->t->path), site->line,
                  loc_name(f, loc), v);
     return v;
@@ -86,7 +96,7 @@ static int plain_read(const frame *f, const explore_site *site, int loc)
 static void plain_write(const frame *f, const explore_site *site, int loc, int v)
 {
     __tsan_write_range(f->m->cell[loc], sizeof(int));
-    atomic_op(f, site, loc, ORDER_RELAXED, (uintptr_t)v);
+    plain_op(f, site, loc, (uintptr_t)v);
     explore_note("%s:%d plain write %s <- %d (the store above, not atomic)", base(f->t->path), site->line,
                  loc_name(f, loc), v);
 }
