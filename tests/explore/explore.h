@@ -166,6 +166,8 @@ typedef struct explore_atomic_op {
     uintptr_t value;        /* what a store stores, a fetch_*'s operand, a compare-exchange's desired */
     void *expected;         /* a compare-exchange's: read, and written back when it fails */
     bool weak;              /* a weak compare-exchange: it may fail spuriously (7.17.7.4p4) */
+    bool plain;             /* a load or store standing for a non-atomic access (a litmus test's *x, as
+                             * herd's C has it): relaxed, but no fence orders it (location.c) */
 } explore_atomic_op;
 
 /* The operation under the C11 model (point.c, atomic.c): returns what it

@@ -341,7 +341,8 @@ static store read_store(location *l, event *e, int i)
         clock_join(e->thread, &now);
         e->synchronizes = true;
     }
-    fence_saw(e->thread, s->rs); /* for a later acquire fence (7.17.4p4) */
+    if (!e->plain) /* RC11's sw: a fence synchronizes through atomic accesses only */
+        fence_saw(e->thread, s->rs); /* for a later acquire fence (7.17.4p4) */
     return *s;
 }
 
@@ -370,13 +371,17 @@ static void write_store(location *l, event *e, uintptr_t value, int pos, const s
     store *s = &l->stores[pos];
     const store *prev = pos > 0 ? &l->stores[pos - 1] : NULL;
     *s = (store){.value = truncate_to(value, l->size), .thread = t, .rmw = read != NULL, .event = event_index(e)};
-    if (read) /* a read-modify-write continues every sequence the store it read is in */
-        memcpy(s->rs, read->rs, sizeof s->rs);
-    else if (g_c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
-        s->rs[t] = prev->rs[t];
-    if (!g_c11) /* RC11: the thread's later stores stay in its release's sequence */
-        clock_vjoin(&s->rs[t], &l->released[t]);
-    clock_vjoin(&s->rs[t], fence_released(t)); /* 7.17.4p2: after a release fence */
+    /* A non-atomic write (e->plain) is in no release sequence (RC11's
+     * rs = [W]; (po ∩ loc)?; [W ∩ A]; (rf; rmw)*): its rs stays empty. */
+    if (!e->plain) {
+        if (read) /* a read-modify-write continues every sequence the store it read is in */
+            memcpy(s->rs, read->rs, sizeof s->rs);
+        else if (g_c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
+            s->rs[t] = prev->rs[t];
+        if (!g_c11) /* RC11: the thread's later stores stay in its release's sequence */
+            clock_vjoin(&s->rs[t], &l->released[t]);
+        clock_vjoin(&s->rs[t], fence_released(t)); /* 7.17.4p2: after a release fence */
+    }
     if (order_releases(e->order)) {
         s->rs[t] = *clock_of(t);
         l->released[t] = *clock_of(t);

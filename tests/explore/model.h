@@ -96,6 +96,7 @@ typedef struct event {
     bool ok;                    /* a compare-exchange succeeded (it stored) */
     bool weak;                  /* a weak compare-exchange that may still fail spuriously */
     bool spurious;              /* it failed spuriously: it read the value it expected */
+    bool plain;                 /* it stands for a non-atomic access (explore_atomic_op.plain) */
     bool stores;                /* it made a store */
     int reads_from;             /* the event whose store it read; -1: the initial value */
     int newest;                 /* the newest store's event when it read; -1: the initial value */

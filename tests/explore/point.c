@@ -126,6 +126,7 @@ uintptr_t explore_atomic(const explore_atomic_op *op)
     e->op = op_of(op->site->call);
     e->obj = op->obj;
     e->rmw = op->rmw;
+    e->plain = op->plain;
     e->stored = op->value;
     e->written = op->order;
     e->order = weaken_order(op->site, e->written);

@@ -5,15 +5,15 @@
  * (CMakeLists.txt): hook.h force-included and ThreadSanitizer's
  * instrumentation on. So each atomic operation below is one of the
  * explorer's scheduling points, run under its C11 model with the order the
- * litmus file wrote (a runtime value here), and each read or write of a
- * plain location (memory->plain) reaches its race check: a litmus test runs
- * exactly as a step's code would.
+ * litmus file wrote (a runtime value here). A plain access (*x) is one
+ * too: it runs as the model's relaxed access to the same location, and
+ * reaches the race check as a plain access (plain_read, plain_write).
  *
  * One statement at a time, recursively. An atomic operation, a fence, a
  * lock goes to the explorer with its own site (site.c), so that its trace
  * line names the litmus file's line and location (`MP.litmus:17 load y`);
- * a plain access, which is no trace line of its own, gets a note in the
- * thread's column saying what the litmus line did (`MP.litmus:9 write x <- 1`).
+ * a plain access also gets a note in the thread's column saying it was
+ * plain (`MP.litmus:9 plain write x <- 1 (the store above, not atomic)`).
  */
 #include "litmus.h"
 
@@ -53,9 +53,52 @@ static const char *loc_name(const frame *f, int loc) { return f->t->locs[loc].na
  * order as a value. Its trace line then says what it did. */
 static int atomic_op(const frame *f, const explore_site *site, int loc, int order, uintptr_t value)
 {
-    explore_atomic_op op = {.site = site, .obj = f->m->atomic[loc], .size = sizeof(int), .order = order,
+    explore_atomic_op op = {.site = site, .obj = f->m->cell[loc], .size = sizeof(int), .order = order,
                             .value = value};
     return (int)explore_atomic(&op);
+}
+
+/* A plain access's load or store: relaxed, and marked plain, so that no
+ * fence orders it (RC11's sw goes through atomic accesses only). */
+static int plain_op(const frame *f, const explore_site *site, int loc, uintptr_t value)
+{
+    explore_atomic_op op = {.site = site, .obj = f->m->cell[loc], .size = sizeof(int), .order = ORDER_RELAXED,
+                            .value = value, .plain = true};
+    return (int)explore_atomic(&op);
+}
+
+/* ThreadSanitizer's entry points (tsan.c), which the compiler's
+ * instrumentation calls before a plain access: called here by hand, for
+ * the plain accesses below, which reach memory through the model. */
+void __tsan_read_range(void *p, unsigned long size);
+void __tsan_write_range(void *p, unsigned long size);
+
+/* A plain (non-atomic) access, herd's NA, to any location, even one that
+ * other accesses use atomically. Its value: RC11 puts no axiom on a
+ * non-atomic read but coherence (rc11.cat: hb;eco? irreflexive), so it
+ * may read any store a relaxed load may; in a race-free execution that is
+ * the newest store that happens before it, and a racy one may read an
+ * older store, or place a write before one that ran earlier, as herd's
+ * states show. So it tells the race check that it is plain, as the
+ * instrumentation would (a race: two conflicting accesses, one of them not
+ * atomic, C11 5.1.2.4p25; herd flags it), then runs as the model's relaxed
+ * load or store, one that no fence orders: it neither hands what it read
+ * to an acquire fence nor carries a release fence's (RC11's sw). */
+static int plain_read(const frame *f, const explore_site *site, int loc)
+{
+    __tsan_read_range(f->m->cell[loc], sizeof(int));
+    int v = plain_op(f, site, loc, 0);
+    explore_note("%s:%d plain read %s -> %d (the load above, not atomic)", base(f->t->path), site->line,
+                 loc_name(f, loc), v);
+    return v;
+}
+
+static void plain_write(const frame *f, const explore_site *site, int loc, int v)
+{
+    __tsan_write_range(f->m->cell[loc], sizeof(int));
+    plain_op(f, site, loc, (uintptr_t)v);
+    explore_note("%s:%d plain write %s <- %d (the store above, not atomic)", base(f->t->path), site->line,
+                 loc_name(f, loc), v);
 }
 
 static int load(const frame *f, const expr *e) { return atomic_op(f, &e->site, e->loc, e->order, 0); }
@@ -66,28 +109,27 @@ static int read_modify_write(const frame *f, const expr *e, int arg)
         [RMW_XCHG] = EXPLORE_RMW_XCHG, [RMW_ADD] = EXPLORE_RMW_ADD, [RMW_SUB] = EXPLORE_RMW_SUB,
         [RMW_OR] = EXPLORE_RMW_OR,     [RMW_AND] = EXPLORE_RMW_AND, [RMW_XOR] = EXPLORE_RMW_XOR,
     };
-    explore_atomic_op op = {.site = &e->site, .obj = f->m->atomic[e->loc], .size = sizeof(int), .order = e->order,
+    explore_atomic_op op = {.site = &e->site, .obj = f->m->cell[e->loc], .size = sizeof(int), .order = e->order,
                             .rmw = kinds[e->rmw], .value = (uintptr_t)arg};
     return (int)explore_atomic(&op);
 }
 
-/* herd's compare-exchange: the expected value is a plain location, read
- * and (on failure) written back like C's *expected. A weak one may fail
- * spuriously (7.17.7.4p4), as herd7 lets it: main.c asks the explorer to
- * explore that (LOCKSTEP_EXPLORE_SPURIOUS=1). */
+/* herd's compare-exchange (its CSem): the expected value is a location,
+ * read plainly first and, if the exchange fails, written back plainly
+ * with what it found, like C's *expected; any location, shared or not,
+ * atomic elsewhere or not. The exchange itself gets a copy. A weak one may
+ * fail spuriously (7.17.7.4p4), as herd7 lets it: main.c asks the explorer
+ * to explore that (LOCKSTEP_EXPLORE_SPURIOUS=1). */
 static int compare_exchange(const frame *f, const expr *e, int desired)
 {
-    explore_atomic_op op = {.site = &e->site, .obj = f->m->atomic[e->loc], .size = sizeof(int), .order = e->order,
-                            .failure = e->failure, .value = (uintptr_t)desired,
-                            .expected = f->m->plain[e->expected_loc], .weak = e->weak};
-    return (int)explore_atomic(&op);
-}
-
-static int plain_read(const frame *f, const expr *e)
-{
-    int v = *f->m->plain[e->loc];
-    explore_note("%s:%d read %s -> %d", base(f->t->path), e->line, loc_name(f, e->loc), v);
-    return v;
+    int expected = plain_read(f, &e->expected_read, e->expected_loc);
+    explore_atomic_op op = {.site = &e->site, .obj = f->m->cell[e->loc], .size = sizeof(int), .order = e->order,
+                            .failure = e->failure, .value = (uintptr_t)desired, .expected = &expected,
+                            .weak = e->weak};
+    int ok = (int)explore_atomic(&op);
+    if (!ok)
+        plain_write(f, &e->expected_write, e->expected_loc, expected);
+    return ok;
 }
 
 /* ---- expressions ------------------------------------------------------------------------- */
@@ -118,7 +160,7 @@ static int eval(const frame *f, const expr *e)
         int a = eval(f, e->a); /* left to right, as herd sequences them */
         return binary(e->op, a, eval(f, e->b));
     }
-    case EXPR_READ: return plain_read(f, e);
+    case EXPR_READ: return plain_read(f, &e->site, e->loc);
     case EXPR_LOAD: return load(f, e);
     case EXPR_RMW: return read_modify_write(f, e, eval(f, e->a));
     case EXPR_CAS: return compare_exchange(f, e, eval(f, e->a));
@@ -138,12 +180,9 @@ static void run(const frame *f, const stmt *s)
                 f->regs[s->reg] = v;
             break;
         }
-        case STMT_WRITE: {
-            int v = eval(f, s->value);
-            *f->m->plain[s->loc] = v;
-            explore_note("%s:%d write %s <- %d", base(f->t->path), s->line, loc_name(f, s->loc), v);
+        case STMT_WRITE:
+            plain_write(f, &s->site, s->loc, eval(f, s->value));
             break;
-        }
         case STMT_STORE: {
             atomic_op(f, &s->site, s->loc, s->order, (uintptr_t)eval(f, s->value));
             break;
@@ -178,27 +217,19 @@ void litmus_run_thread(const litmus_test *t, litmus_memory *m, int thread)
 }
 
 /* The initial state, before the threads start: atomic_init starts each
- * atomic location's history (it is a plain write, C11 7.17.2.2); the
- * registers start at 0, as in herd. */
+ * location's history (it is a plain write, C11 7.17.2.2, as herd's initial
+ * writes are); the registers start at 0, as in herd. */
 void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
 {
     for (int i = 0; i < t->nlocs; ++i) {
         const litmus_location *l = &t->locs[i];
-        switch (l->kind) {
-        case LOC_ATOMIC:
-            m->atomic[i] = lockstep_alloc(sizeof *m->atomic[i]);
-            explore_name(m->atomic[i], l->name);
-            explore_atomic_init(m->atomic[i], sizeof(int), (uintptr_t)l->init, &l->init_site);
-            break;
-        case LOC_PLAIN:
-            m->plain[i] = lockstep_alloc(sizeof *m->plain[i]);
-            explore_name(m->plain[i], l->name);
-            *m->plain[i] = l->init;
-            break;
-        case LOC_MUTEX:
+        if (l->kind == LOC_MUTEX) {
             pthread_mutex_init(&m->mutex[i], NULL);
-            break;
+            continue;
         }
+        m->cell[i] = lockstep_alloc(sizeof *m->cell[i]);
+        explore_name(m->cell[i], l->name);
+        explore_atomic_init(m->cell[i], sizeof(int), (uintptr_t)l->init, &l->init_site);
     }
     for (int th = 0; th < t->nthreads; ++th)
         for (int r = 0; r < LITMUS_MAX_REGISTERS; ++r)
@@ -209,19 +240,15 @@ void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
  * reads the last store in modification order (coherence), the final value. */
 int litmus_final_value(const litmus_test *t, litmus_memory *m, observed what)
 {
+    (void)t;
     if (what.thread >= 0)
         return m->regs[what.thread][what.index];
-    if (t->locs[what.index].kind == LOC_ATOMIC)
-        return atomic_load_explicit(m->atomic[what.index], memory_order_relaxed);
-    return *m->plain[what.index];
+    return atomic_load_explicit(m->cell[what.index], memory_order_relaxed);
 }
 
 void litmus_memory_free(const litmus_test *t, litmus_memory *m)
 {
-    for (int i = 0; i < t->nlocs; ++i) {
-        if (t->locs[i].kind == LOC_ATOMIC)
-            explore_free_at(m->atomic[i], NULL); /* no site: the trace says "free x", not exec.c's line */
-        else if (t->locs[i].kind == LOC_PLAIN)
-            explore_free_at(m->plain[i], NULL);
-    }
+    for (int i = 0; i < t->nlocs; ++i)
+        if (t->locs[i].kind != LOC_MUTEX)
+            explore_free_at(m->cell[i], NULL); /* no site: the trace says "free x", not exec.c's line */
 }

@@ -49,11 +49,14 @@ const char *litmus_order_name(int order); /* "relaxed" */
 
 /* ---- memory -------------------------------------------------------------- */
 
+/* What a type declares. An int location's accesses are atomic or plain as
+ * each is written, whatever its parameters' types say (herd's C): only a
+ * mutex is a kind apart. */
 enum location_kind { LOC_ATOMIC, LOC_PLAIN, LOC_MUTEX };
 
 typedef struct litmus_location {
     char name[LITMUS_MAX_NAME];
-    enum location_kind kind;
+    enum location_kind kind; /* as the first parameter naming it declares it */
     int init;
     int line; /* where its kind was first given (a thread's parameter) */
     int init_line; /* where the init block gives its value; 0: it starts at 0 unsaid */
@@ -87,7 +90,8 @@ typedef struct expr {
     bool weak;              /* EXPR_CAS */
     int order, failure;     /* failure: EXPR_CAS's order when it fails */
     struct expr *a, *b;     /* operands; EXPR_RMW and EXPR_CAS: a is the argument / desired value */
-    explore_site site;      /* EXPR_LOAD, EXPR_RMW, EXPR_CAS: the operation's context for the explorer (site.c) */
+    explore_site site;      /* EXPR_READ, EXPR_LOAD, EXPR_RMW, EXPR_CAS: the operation's context for the explorer (site.c) */
+    explore_site expected_read, expected_write; /* EXPR_CAS: its plain read of expected_loc, and the write back */
 } expr;
 
 /* ---- statements ------------------------------------------------------------- */
@@ -113,7 +117,7 @@ typedef struct stmt {
     struct stmt *body;       /* STMT_BLOCK: the first statement; STMT_IF: the then branch */
     struct stmt *otherwise;  /* STMT_IF: the else branch, or NULL */
     struct stmt *next;
-    explore_site site;       /* STMT_STORE, STMT_FENCE, STMT_LOCK, STMT_UNLOCK: as expr's */
+    explore_site site;       /* STMT_WRITE, STMT_STORE, STMT_FENCE, STMT_LOCK, STMT_UNLOCK: as expr's */
 } stmt;
 
 typedef struct litmus_thread {
@@ -171,13 +175,12 @@ void litmus_free(litmus_test *t);
  * file's line and location, not the interpreter's. */
 void litmus_sites(litmus_test *t);
 
-/* exec.c: the memory one schedule runs on, and the interpreter. Each
+/* exec.c: the memory one schedule runs on, and the interpreter. Each int
  * location is a block of its own, named after it, so that the explorer's
- * reports say 'x' (a data race on 'x'); a location is either atomic or
- * plain, never both (C11). */
+ * reports say 'x' (a data race on 'x'), and one of the explorer's atomic
+ * locations: its accesses are atomic or plain as each is written (herd). */
 typedef struct litmus_memory {
-    atomic_int *atomic[LITMUS_MAX_LOCATIONS];
-    int *plain[LITMUS_MAX_LOCATIONS];
+    atomic_int *cell[LITMUS_MAX_LOCATIONS];
     pthread_mutex_t mutex[LITMUS_MAX_LOCATIONS];
     int regs[LITMUS_MAX_THREADS][LITMUS_MAX_REGISTERS]; /* each thread's registers, read after the join */
 } litmus_memory;

@@ -6,8 +6,8 @@
  *     { x = 0; y = 0; }                         initial values (herd's other
  *                                               forms too: [x] = 0; int x = 0;)
  *     P0(atomic_int* x, atomic_int* y) { ... }  threads: the parameters name the
- *     P1(atomic_int* x, int* y) { ... }         locations they use, and say
- *                                               which are atomic
+ *     P1(atomic_int* x, int* y) { ... }         locations they use (each
+ *                                               access atomic or plain as written)
  *     locations [1:r2; x;]                      optional: more to show
  *     exists (1:r0=1 /\ 1:r1=0)                 or ~exists, forall; none: forall (true)
  *
@@ -137,20 +137,24 @@ int find_register(const litmus_thread *th, const char *name)
     return -1;
 }
 
-/* A location the current thread names as a parameter, of the kind wanted. */
-static int parameter(parser *p, const char *name, int line, enum location_kind kind, const char *what)
+/* A location the current thread names as a parameter, used as what wants.
+ * herd's C decides atomicity per access, not per location (herd's CSem:
+ * each access carries its own memory order or none; rc11.cat's data race,
+ * dr = cnf \ (hb | hb^-1 | A*A), is about accesses): an atomic operation on
+ * an int* parameter is atomic, a plain access to an atomic_int* is plain.
+ * Only a mutex is a kind apart: wants says whether the access needs one. */
+static int parameter(parser *p, const char *name, int line, enum location_kind wants, const char *what)
 {
-    static const char *const kinds[] = {"an atomic location (atomic_int *)", "a plain location (int *)",
-                                        "a mutex (mtx_t *)"};
     int loc = find_location(p->t, name);
     bool named = false;
     for (int i = 0; i < p->nparams; ++i)
         named |= p->params[i] == loc;
     if (loc < 0 || !named)
         refuse(p, line, "'%s' is not a parameter of P%d (a thread names the locations it uses)", name, p->thread);
-    if (p->t->locs[loc].kind != kind)
-        refuse(p, line, "%s needs %s, and '%s' is %s: the explorer keeps a location atomic or plain, as C11 does", what,
-               kinds[kind], name, kinds[p->t->locs[loc].kind]);
+    litmus_location *l = &p->t->locs[loc];
+    if ((wants == LOC_MUTEX) != (l->kind == LOC_MUTEX))
+        refuse(p, line, "%s needs %s, and '%s' is %s", what, wants == LOC_MUTEX ? "a mutex" : "an int location",
+               name, l->kind == LOC_MUTEX ? "a mutex" : "an int location");
     return loc;
 }
 
@@ -189,12 +193,12 @@ bool type_words(parser *p, int *kind)
             atomic = true;
         else if (is(p, "int"))
             integer = true;
-        else if (is(p, "mtx_t"))
+        else if (is(p, "mtx_t") || is(p, "spinlock_t")) /* herd's lexer: both a mutex's type */
             mutex = true;
         else if (is(p, "volatile") || is(p, "const"))
             ;
         else if (is(p, "long") || is(p, "char") || is(p, "short") || is(p, "unsigned") || is(p, "intptr_t") ||
-                 is(p, "uintptr_t") || is(p, "atomic_t") || is(p, "spinlock_t") || is(p, "void") ||
+                 is(p, "uintptr_t") || is(p, "atomic_t") || is(p, "void") ||
                  strncmp(p->tok.text, "int", 3) == 0 || strncmp(p->tok.text, "uint", 4) == 0 ||
                  strncmp(p->tok.text, "__int", 5) == 0 || strncmp(p->tok.text, "__uint", 6) == 0)
             other = p->tok.kind == TOK_NAME;

@@ -1,6 +1,6 @@
 /*
  * A litmus file's frame: the test's name, the init block, the threads'
- * headers (their parameters say which locations are atomic), the final
+ * headers (their parameters name the locations they use), the final
  * condition, and the expected states stated in its comments; litmus_parse.
  */
 #include "parse.h"
@@ -62,10 +62,11 @@ static void parameters(parser *p)
                    name);
         int loc = add_location(p, name, line);
         litmus_location *l = &p->t->locs[loc];
-        if (l->line && (int)l->kind != kind)
-            refuse(p, line, "'%s' is %s here and %s at line %d: explore_litmus keeps a location atomic or plain, as "
-                            "C11 does", name, kind == LOC_ATOMIC ? "atomic" : "not atomic",
-                   l->kind == LOC_ATOMIC ? "atomic" : "not atomic", l->line);
+        if (l->line && (l->kind == LOC_MUTEX) != (kind == LOC_MUTEX))
+            refuse(p, line, "'%s' is %s here and %s at line %d", name, kind == LOC_MUTEX ? "a mutex" : "an int",
+                   l->kind == LOC_MUTEX ? "a mutex" : "an int", l->line);
+        /* atomic_int* in one thread and int* in another: one location, its
+         * accesses atomic or plain as each is written (herd; parameter()). */
         if (!l->line) {
             l->kind = (enum location_kind)kind;
             l->line = line;

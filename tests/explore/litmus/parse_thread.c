@@ -294,6 +294,10 @@ static stmt *statement(parser *p)
     if (is(p, "atomic_signal_fence"))
         refuse(p, line, "atomic_signal_fence: a fence against a signal handler on the same thread; a litmus "
                         "test has none (use atomic_thread_fence)");
+    if (is(p, "spin_lock") || is(p, "spin_unlock") || is(p, "spin_trylock") || is(p, "spin_is_locked"))
+        refuse(p, line, "'%s': herd's C has no such call (herd7 -model rc11.cat refuses it: \"Procedure call %s\"); "
+                        "only herd's Linux macros (-macros kernel.def) read it, as a lock rc11.cat gives neither "
+                        "exclusion nor synchronization: write lock(m) / unlock(m)", p->tok.text, p->tok.text);
     if (is(p, "lock") || is(p, "mtx_lock"))
         return mutex_call(p, line, STMT_LOCK);
     if (is(p, "unlock") || is(p, "mtx_unlock"))

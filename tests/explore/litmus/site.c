@@ -33,6 +33,13 @@ static void expr_sites(const litmus_test *t, expr *e)
         break;
     case EXPR_CAS:
         e->site = (explore_site){EXPLORE_CAS, "compare_exchange", t->path, e->line, object, order};
+        e->expected_read = (explore_site){EXPLORE_LOAD, "read", t->path, e->line, t->locs[e->expected_loc].name,
+                                          NULL};
+        e->expected_write = (explore_site){EXPLORE_STORE, "write", t->path, e->line,
+                                           t->locs[e->expected_loc].name, NULL};
+        break;
+    case EXPR_READ: /* a plain read: no order (exec.c runs it as a relaxed load) */
+        e->site = (explore_site){EXPLORE_LOAD, "read", t->path, e->line, object, NULL};
         break;
     default:
         break;
@@ -49,6 +56,9 @@ static void stmt_sites(const litmus_test *t, stmt *s)
         case STMT_STORE:
             s->site = (explore_site){EXPLORE_STORE, "store", t->path, s->line, t->locs[s->loc].name,
                                      litmus_order_name(s->order)};
+            break;
+        case STMT_WRITE: /* a plain write: no order (exec.c runs it as a relaxed store) */
+            s->site = (explore_site){EXPLORE_STORE, "write", t->path, s->line, t->locs[s->loc].name, NULL};
             break;
         case STMT_FENCE:
             s->site = (explore_site){EXPLORE_FENCE, "fence", t->path, s->line, "", litmus_order_name(s->order)};
