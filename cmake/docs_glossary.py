@@ -69,45 +69,47 @@ def link_prose(text, href, seen):
         at = m.end()
 
 
-def link_quoted(text, href, seen, quoted):
-    """Prose with its terms linked outside straight double quotes only:
-    Doxygen renders nothing between "..." (a link there shows as raw
-    Markdown). Returns the text and whether a quote is still open."""
+def link_quoted(text, href, seen, shut):
+    """Prose with its terms linked outside straight double quotes and bold
+    only: Doxygen renders nothing between "..." (a link there shows as raw
+    Markdown), nor a bold span that holds a link to code. SHUT: the marks
+    ('"', '**') still open from before; returns the text and those open after."""
     out = []
-    for k, part in enumerate(text.split('"')):
-        if k:
-            quoted = not quoted
-            out.append('"')
-        out.append(part if quoted else link_prose(part, href, seen))
-    return "".join(out), quoted
+    for part in re.split(r'("|\*\*)', text):
+        if part in ('"', "**"):
+            shut = shut ^ {part}
+            out.append(part)
+        else:
+            out.append(part if shut else link_prose(part, href, seen))
+    return "".join(out), shut
 
 
-def link_line(line, href, seen, quoted=False):
-    """One line's terms linked; QUOTED: a straight quote opened on an
-    earlier line of the paragraph is still open. Returns both."""
+def link_line(line, href, seen, shut=frozenset()):
+    """One line's terms linked; SHUT: a quote or bold opened on an earlier
+    line of the paragraph and still open. Returns both."""
     out, at = [], 0
     for m in TOKENS.finditer(line):
-        text, quoted = link_quoted(line[at:m.start()], href, seen, quoted)
+        text, shut = link_quoted(line[at:m.start()], href, seen, shut)
         out.append(text)
         token = m.group(0)
-        ident = CODE.get(token.strip("`").strip()) if token.startswith("`") and not quoted else None
+        ident = CODE.get(token.strip("`").strip()) if token.startswith("`") and not shut else None
         if ident and ident not in seen:
             seen.add(ident)
             token = f"[{token}]({href}#{ident})"
         out.append(token)
         at = m.end()
-    text, quoted = link_quoted(line[at:], href, seen, quoted)
+    text, shut = link_quoted(line[at:], href, seen, shut)
     out.append(text)
-    return "".join(out), quoted
+    return "".join(out), shut
 
 
 def link_lines(lines, href):
     """A page's lines with each term's first use linked to HREF#its-anchor."""
-    seen, fence, html_block, comment, quoted = set(), None, False, False, False
+    seen, fence, html_block, comment, shut = set(), None, False, False, frozenset()
     out = []
     for line in lines:
         stripped = line.strip()
-        quoted = quoted and stripped != ""  # a paragraph ends an open quote
+        shut = shut if stripped else frozenset()  # a paragraph ends an open quote or bold
         m = re.match(r"^\s*(```+|~~~+)", line)
         if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
             fence = None if fence else m.group(1)
@@ -116,7 +118,7 @@ def link_lines(lines, href):
         elif "<!--" in line or comment:
             comment = "-->" not in line.split("<!--")[-1] if "<!--" in line else "-->" not in line
         elif fence is None and not (stripped.startswith(("#", "<", "|-", "|:")) or line.startswith(("    ", "\t"))):
-            line, quoted = link_line(line, href, seen, quoted)
+            line, shut = link_line(line, href, seen, shut)
         out.append(line)
     return out
 

@@ -39,24 +39,11 @@
  * steps that are dependent. An allocation's address is not part of an
  * execution (execution.c).
  *
- * On one location, under RC11 (free_mo), more commutes, because the model
- * lets a store take any place in modification order after the stores its
- * thread has seen (location.c):
- * T0's store then T1's store can make every modification order that T1's
- * then T0's can, and a load after a store may still read what it would
- * have read before it. So a step commutes with an asleep thread's next
- * step on the same location but for one case: it stores, and the asleep
- * step reads. Even then, what the asleep step could read before was
- * explored already; only the new store is new. So the asleep thread is
- * *limited* rather than woken (path.c): it may go on, but its read must
- * read a store made since it fell asleep. This is the reads-from view of
- * an execution (GenMC's, Kokologiannakis et al., PLDI 2019): the order of
- * two steps matters only when one reads what the other wrote. seq_cst does
- * not change this: psc.c checks each choice against every cycle through
- * the new event, so whether a graph passes does not depend on the order
- * its events were added in. Under --model c11 a store may not split
- * another thread's release sequence, which does depend on that order:
- * there, steps on one location are dependent when either writes.
+ * On one location, steps are dependent when either writes, under RC11 as
+ * under C11. (A finer rule, that only "a store, then a read of it" matters
+ * under RC11's free modification order, with a sleeping reader limited to
+ * the new store rather than woken, is GenMC's reads-from view; it is kept
+ * out until the search that uses it is proved: see path.c, LB+incMPs.)
  */
 #include "model.h"
 
@@ -74,7 +61,5 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
         return STEP_WAKE;
     if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
         return STEP_KEEP;
-    if (!free_mo)
-        return ran->writes || asleep->writes ? STEP_WAKE : STEP_KEEP;
-    return ran->writes && asleep->reads ? STEP_LIMIT : STEP_KEEP;
+    return ran->writes || asleep->writes ? STEP_WAKE : STEP_KEEP;
 }

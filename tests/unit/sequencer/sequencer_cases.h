@@ -80,4 +80,17 @@ size_t sequencer_blocking_maker_cases(lockstep_case *cases, size_t room);
 size_t sequencer_threads_cases(lockstep_case *cases, size_t room);
 size_t sequencer_destroy_race_cases(lockstep_case *cases, size_t room);
 
+/* Copies a topic file's cases to `cases`, which has room for `room`;
+ * returns how many. Checked in every build (the release preset builds the
+ * tests with NDEBUG too). */
+static inline size_t copy_cases(lockstep_case *cases, size_t room, const lockstep_case *mine, size_t n)
+{
+    if (n > room) {
+        fprintf(stderr, "test_sequencer.c: %zu cases do not fit in %zu: raise MAX_CASES\n", n, room);
+        abort();
+    }
+    memcpy(cases, mine, n * sizeof *mine);
+    return n;
+}
+
 #endif
