@@ -45,6 +45,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docs_glossary  # noqa: E402 (beside this file in cmake/)
+import step_readme  # noqa: E402
 
 try:
     from pygments import highlight
@@ -248,32 +249,6 @@ def sources(site, steps, files):
         page(os.path.join(site, out), f"The sources of step {step}", nav(site, out, steps, step), body)
 
 
-def files_changed_notes(readme):
-    """{path: note} from the README's "## Files changed from ..." list, and the text after the list."""
-    notes, after, current = {}, [], None
-    section = False
-    with open(readme, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("## "):
-                section = line.startswith("## Files changed from")
-                continue
-            if not section:
-                continue
-            m = re.match(r"^[-*] *`([^`]+)`:? *(.*)", line)
-            if m:
-                current = m.group(1)
-                notes[current] = m.group(2)
-            elif line.strip() and current and line.startswith("  "):
-                notes[current] += " " + line.strip()
-            elif line.strip():
-                current = None
-                after.append(line.strip())
-            else:
-                current = None
-    return notes, " ".join(after)
-
-
 def diff(site, steps, prev_spec, this_spec):
     prev, prev_dir = prev_spec.split("=", 1)
     this, this_dir = this_spec.split("=", 1)
@@ -297,7 +272,7 @@ def diff(site, steps, prev_spec, this_spec):
         name = os.path.relpath(m.group(1), args[1]) if cwd is None else m.group(1).split("/", 1)[1]
         # The headers' timestamps are the checkout's, not the step's: out.
         chunks[name] = re.sub(r"(?m)^((?:---|\+\+\+) \S+)\t.*$", r"\1", chunk)
-    notes, after = files_changed_notes(os.path.join(this_dir, "README.md"))
+    notes, after = step_readme.files_changed(os.path.join(this_dir, "README.md"))
     # The code first (headers, then sources, then the rest), the README last.
     def order(name):
         return (name == "README.md", not name.startswith("include/"), not name.startswith("src/"), name)
