@@ -58,6 +58,17 @@ function(lockstep_course_reading var root)
   set(${var} "${out}" PARENT_SCOPE)
 endfunction()
 
+# lockstep_md_title(<var> <file>): the text of a Markdown file's first
+# "# " line, without its {#anchor} and its code spans' backticks (a title
+# is shown as plain text: in the pager, the bar's tooltips, a page's <title>).
+function(lockstep_md_title var file)
+  file(STRINGS "${file}" first LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# +" "" first "${first}")
+  string(REGEX REPLACE " *\\{#[^}]*\\}$" "" first "${first}")
+  string(REPLACE "`" "" first "${first}")
+  set(${var} "${first}" PARENT_SCOPE)
+endfunction()
+
 # lockstep_html_escape(<var> <text>): the text as HTML text.
 function(lockstep_html_escape var text)
   string(REPLACE "&" "&amp;" text "${text}")

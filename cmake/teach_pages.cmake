@@ -53,14 +53,6 @@ file(REMOVE_RECURSE "${OUT}")
 # Every step's README, walkthrough and lab, in order; each page has the one
 # before it and the one after it at its top and at its bottom, by title.
 # The site's bar (docs/CMakeLists.txt, the Doxygen header) has the rest.
-# title_of(<var> <file>): the text of a Markdown file's first "# " line.
-function(title_of var file)
-  file(STRINGS "${file}" first LIMIT_COUNT 1)
-  string(REGEX REPLACE "^# +" "" first "${first}")
-  string(REGEX REPLACE " *\\{#[^}]*\\}$" "" first "${first}")
-  string(REPLACE "`" "" first "${first}")
-  set(${var} "${first}" PARENT_SCOPE)
-endfunction()
 set(book_hrefs "../../index.html")
 set(book_titles "lockstep: the course")
 set(book_ids "home")
@@ -89,7 +81,7 @@ foreach(s IN LISTS STEPS)
       set(page "lab.html")
     endif()
     if(dir AND EXISTS "${src}")
-      title_of(t "${src}")
+      lockstep_md_title(t "${src}")
       string(REPLACE ";" "," t "${t}")
       list(APPEND book_hrefs "../../${s}/html/${page}")
       list(APPEND book_titles "${t}")
