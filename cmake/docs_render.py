@@ -37,6 +37,7 @@ STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
 """
+import functools
 import html
 import os
 import re
@@ -55,18 +56,11 @@ try:
 except ImportError:  # the source pages then come out plain
     highlight = None
 
+# The bar and the pager look as on the Doxygen pages: their rules are read
+# from docs/lockstep.css (site_nav_css), never repeated here.
 STYLE = """
 body { font-family: Roboto, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #222; font-size: 15.6px; }
 a { color: #1f5fad; }
-nav.lockstep-bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: .3rem 1.4rem;
-  padding: .55rem 1.2rem; background: #f2f4f8; border-bottom: 1px solid #c4cfe5; font-size: 15px; }
-nav.lockstep-bar a { text-decoration: none; }
-nav.lockstep-bar a:hover { text-decoration: underline; }
-nav.lockstep-bar .brand { font-weight: 700; font-size: 17px; color: #1f3a6b; }
-nav.lockstep-bar .steps a { display: inline-block; min-width: 1.7em; text-align: center; margin: 0 .05em;
-  border-radius: 3px; padding: 0 .15em; }
-nav.lockstep-bar .steps a.here { background: #1f3a6b; color: #fff; }
-nav.lockstep-bar .pages a { margin-left: .55em; }
 main { max-width: 1000px; margin: 0 auto; padding: .4em 1.2rem 2em; box-sizing: border-box; }
 main.wide { max-width: 1400px; }
 main > p { max-width: 46rem; line-height: 1.6; }
@@ -99,12 +93,6 @@ pre { margin: 0; line-height: 1.4; }
 .diff.md .mark { display: inline-block; width: 1.2em; text-indent: 0; font-family: monospace; color: #777; }
 .diff.md code { font-size: 13px; }
 .diff.md div.code code { white-space: pre-wrap; background: none; }
-/* Previous and next (the Doxygen pages' are docs/lockstep.css's). */
-nav.pager { display: flex; justify-content: space-between; gap: 1rem; margin: .6rem 0 1.2rem; max-width: 46rem; }
-nav.pager a { display: block; max-width: 48%; padding: .35rem .7rem; border: 1px solid #d5dcea;
-  border-radius: 4px; text-decoration: none; line-height: 1.35; }
-nav.pager a span { display: block; font-size: 80%; color: #667; text-transform: uppercase; letter-spacing: .04em; }
-nav.pager a.next { margin-left: auto; text-align: right; }
 /* Printed: a long line wraps at the paper's edge instead of being cut. */
 @media print { .src .l, .diff pre { white-space: pre-wrap; overflow-wrap: anywhere; }
   .src, .diff { overflow: visible; } }
@@ -116,6 +104,34 @@ h1 { overflow-wrap: anywhere; }
 """
 
 
+LOCKSTEP_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "docs", "lockstep.css")
+
+
+def css_rules(text):
+    """The top-level rules of a style sheet, (selector, whole rule) each, comments dropped."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    rules, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                rule = text[start:i + 1].strip()
+                rules.append((rule.split("{", 1)[0].strip(), rule))
+                start = i + 1
+    return rules
+
+
+@functools.lru_cache(maxsize=None)
+def site_nav_css():
+    """docs/lockstep.css's rules for the bar and the pager (and the widths they use)."""
+    with open(LOCKSTEP_CSS, encoding="utf-8") as f:
+        rules = css_rules(f.read())
+    return "\n".join(rule for sel, rule in rules
+                     if sel == "html" or sel.startswith(("nav.lockstep-bar", "nav.pager"))) + "\n"
+
+
 WIDE = ' class="wide"'
 HERE = ' class="here"'
 
@@ -125,7 +141,7 @@ def page(path, title, nav, body, extra_css="", wide=False):
     with open(path, "w", encoding="utf-8") as f:
         f.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{extra_css}</style>\n"
+                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
                 f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
                 f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
                 f"{body}\n</main>\n</body></html>\n")
