@@ -69,11 +69,20 @@ function(lockstep_md_title var file)
   set(${var} "${first}" PARENT_SCOPE)
 endfunction()
 
-# lockstep_html_escape(<var> <text>): the text as HTML text.
+# lockstep_html_escape(<var> <text>): the text as HTML text (& < >). The
+# one place the CMake escapes HTML; Python's html.escape does the rest.
 function(lockstep_html_escape var text)
   string(REPLACE "&" "&amp;" text "${text}")
   string(REPLACE "<" "&lt;" text "${text}")
   string(REPLACE ">" "&gt;" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_html_attr(<var> <text>): the text as a "..." attribute's value
+# (& < > and the double quote).
+function(lockstep_html_attr var text)
+  lockstep_html_escape(text "${text}")
+  string(REPLACE "\"" "&quot;" text "${text}")
   set(${var} "${text}" PARENT_SCOPE)
 endfunction()
 
