@@ -33,6 +33,12 @@
       Reorders the columns of the mutation table's Markdown (a copy in the
       build tree) so that each mutant's verdicts come right after it.
 
+  docs_render.py trace-html COMMAND TRACE_FILE
+      Prints the explorer's trace in TRACE_FILE (run as COMMAND) as the
+      walkthroughs show it (teach_pages.cmake's <!-- trace --> markers): a
+      table, one row per numbered line, one column per thread, the lines
+      before and after it preformatted, all inside \\htmlonly.
+
 STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
@@ -567,6 +573,43 @@ def trace_table(block, sources=None, page_dir="."):
             + [f"</table>{pre(tail)}</div>", "\\endhtmlonly"])
 
 
+# A walkthrough's trace reaches Doxygen as HTML, where ; [ ] must not be
+# read as Markdown either: they go as character references too.
+TRACE_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", ";": "&#59;", "[": "&#91;", "]": "&#93;"})
+
+
+def walkthrough_trace(command, trace):
+    """The explorer's trace as a walkthrough shows it: the command and the
+    lines before the `T0 ... | T1 ...` header preformatted, then a table
+    (one row per numbered line, a `main:` line across both columns), then
+    the lines after it (a failure, the replay command) preformatted."""
+    esc = lambda text: text.translate(TRACE_TEXT)
+    head, rows, tail, col = [f"$ {html.escape(command, quote=False)}"], [], [], -1
+    for line in trace.split("\n"):
+        m = TRACE_HEAD.match(line)
+        n = re.match(r"^ *([0-9]+)  (.*)$", line)
+        if col < 0 and m:
+            col = line.index("|")
+            rows.append(f'<tr><th class="n">line</th><th>{esc(m.group(1))}</th><th>{esc(m.group(2))}</th></tr>')
+        elif col > 0 and not tail and n:
+            left, right = n.group(2), ""
+            if len(line) > col and line[col] == "|":
+                left, right = line[6:col], line[col + 2:]
+            left, right = esc(left.strip(" \t\r\f\v")), esc(right)
+            if left.startswith("main: "):
+                rows.append(f'<tr class="main"><td class="n">{n.group(1)}</td><td colspan="2">{left}</td></tr>')
+            else:
+                rows.append(f'<tr><td class="n">{n.group(1)}</td><td>{left}</td><td>{right}</td></tr>')
+        else:
+            (tail if col > 0 else head).append(esc(line))
+    out = '<div class="trace"><pre class="trace-text">' + "\n".join(head).rstrip("\n") + "</pre>"
+    if rows:
+        out += '\n<table class="trace">\n' + "".join(r + "\n" for r in rows) + "</table>"
+    if "\n".join(tail).rstrip("\n"):
+        out += '\n<pre class="trace-text">' + "\n".join(tail).rstrip("\n") + "</pre>"
+    return "\\htmlonly\n" + out + "</div>\n\\endhtmlonly"
+
+
 def prep(path, page_dir, entries):
     sources = Sources(entries) if entries else None
     with open(path, encoding="utf-8") as f:
@@ -640,6 +683,10 @@ def main(argv):
         return
     if len(argv) < 4:
         sys.exit(__doc__)
+    if argv[1] == "trace-html" and len(argv) == 4:
+        with open(argv[3], encoding="utf-8") as f:
+            sys.stdout.write(walkthrough_trace(argv[2], f.read()))
+        return
     if argv[1] == "prep":
         prep(argv[2], argv[3], argv[4:])
         return
