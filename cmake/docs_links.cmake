@@ -69,21 +69,20 @@ function(lockstep_md_title var file)
   set(${var} "${first}" PARENT_SCOPE)
 endfunction()
 
-# lockstep_html_escape(<var> <text>): the text as HTML text (& < >). The
-# one place the CMake escapes HTML; Python's html.escape does the rest.
-function(lockstep_html_escape var text)
-  string(REPLACE "&" "&amp;" text "${text}")
-  string(REPLACE "<" "&lt;" text "${text}")
-  string(REPLACE ">" "&gt;" text "${text}")
-  set(${var} "${text}" PARENT_SCOPE)
-endfunction()
-
-# lockstep_html_attr(<var> <text>): the text as a "..." attribute's value
-# (& < > and the double quote).
-function(lockstep_html_attr var text)
-  lockstep_html_escape(text "${text}")
-  string(REPLACE "\"" "&quot;" text "${text}")
-  set(${var} "${text}" PARENT_SCOPE)
+# lockstep_pager(<var> <prev> <next> [<next's label>]): a page's previous and
+# next, each "<href>=<title>" or "" (none), as HTML Doxygen passes through;
+# docs_render.py writes it (and escapes it), with -DPYTHON and -DRENDER.
+# Without Python: "" (no pager; the bar still links every page).
+function(lockstep_pager var prev next)
+  set(html "")
+  if(PYTHON AND RENDER)
+    execute_process(COMMAND "${PYTHON}" "${RENDER}" pager-html "${prev}" "${next}" ${ARGN}
+                    OUTPUT_VARIABLE html RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "docs_render.py pager-html failed (${rc})")
+    endif()
+  endif()
+  set(${var} "${html}" PARENT_SCOPE)
 endfunction()
 
 # lockstep_with_pager(<text var> <pager>): a page's previous/next (its

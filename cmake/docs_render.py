@@ -39,6 +39,11 @@
       table, one row per numbered line, one column per thread, the lines
       before and after it preformatted, all inside \\htmlonly.
 
+  docs_render.py pager-html PREV NEXT [NEXT_LABEL]
+      Prints a Doxygen page's previous and next (the steps' pages, the
+      course's), as HTML Doxygen passes through: PREV and NEXT are each
+      HREF=TITLE or "" (none); NEXT_LABEL is "next" unless given.
+
 STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
@@ -210,10 +215,10 @@ def inline_md(text, link=None):
     return f"<b>{m.group(2)}</b>" if m else line
 
 
-def pager(prev, nxt):
+def pager(prev, nxt, next_label="next"):
     """Previous and next: each (href, title) or None."""
     links = []
-    for which, label, target in (("prev", "previous", prev), ("next", "next", nxt)):
+    for which, label, target in (("prev", "previous", prev), ("next", next_label, nxt)):
         if target:
             links.append(f'<a class="{which}" href="{html.escape(target[0])}"><span>{label}</span>'
                          f'{html.escape(target[1])}</a>')
@@ -683,6 +688,10 @@ def main(argv):
         return
     if len(argv) < 4:
         sys.exit(__doc__)
+    if argv[1] == "pager-html" and len(argv) in (4, 5):
+        ends = [tuple(e.replace("`", "").split("=", 1)) if e else None for e in argv[2:4]]
+        sys.stdout.write("\\htmlonly[block]" + pager(*ends, *argv[4:]) + "\\endhtmlonly")
+        return
     if argv[1] == "trace-html" and len(argv) == 4:
         with open(argv[3], encoding="utf-8") as f:
             sys.stdout.write(walkthrough_trace(argv[2], f.read()))
