@@ -58,12 +58,31 @@ function(lockstep_course_reading var root)
   set(${var} "${out}" PARENT_SCOPE)
 endfunction()
 
-# lockstep_html_escape(<var> <text>): the text as HTML text.
-function(lockstep_html_escape var text)
-  string(REPLACE "&" "&amp;" text "${text}")
-  string(REPLACE "<" "&lt;" text "${text}")
-  string(REPLACE ">" "&gt;" text "${text}")
-  set(${var} "${text}" PARENT_SCOPE)
+# lockstep_md_title(<var> <file>): the text of a Markdown file's first
+# "# " line, without its {#anchor} and its code spans' backticks (a title
+# is shown as plain text: in the pager, the bar's tooltips, a page's <title>).
+function(lockstep_md_title var file)
+  file(STRINGS "${file}" first LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# +" "" first "${first}")
+  string(REGEX REPLACE " *\\{#[^}]*\\}$" "" first "${first}")
+  string(REPLACE "`" "" first "${first}")
+  set(${var} "${first}" PARENT_SCOPE)
+endfunction()
+
+# lockstep_pager(<var> <prev> <next> [<next's label>]): a page's previous and
+# next, each "<href>=<title>" or "" (none), as HTML Doxygen passes through;
+# docs_render.py writes it (and escapes it), with -DPYTHON and -DRENDER.
+# Without Python: "" (no pager; the bar still links every page).
+function(lockstep_pager var prev next)
+  set(html "")
+  if(PYTHON AND RENDER)
+    execute_process(COMMAND "${PYTHON}" "${RENDER}" pager-html "${prev}" "${next}" ${ARGN}
+                    OUTPUT_VARIABLE html RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "docs_render.py pager-html failed (${rc})")
+    endif()
+  endif()
+  set(${var} "${html}" PARENT_SCOPE)
 endfunction()
 
 # lockstep_with_pager(<text var> <pager>): a page's previous/next (its

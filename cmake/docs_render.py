@@ -33,10 +33,22 @@
       Reorders the columns of the mutation table's Markdown (a copy in the
       build tree) so that each mutant's verdicts come right after it.
 
+  docs_render.py trace-html COMMAND TRACE_FILE
+      Prints the explorer's trace in TRACE_FILE (run as COMMAND) as the
+      walkthroughs show it (teach_pages.cmake's <!-- trace --> markers): a
+      table, one row per numbered line, one column per thread, the lines
+      before and after it preformatted, all inside \\htmlonly.
+
+  docs_render.py pager-html PREV NEXT [NEXT_LABEL]
+      Prints a Doxygen page's previous and next (the steps' pages, the
+      course's), as HTML Doxygen passes through: PREV and NEXT are each
+      HREF=TITLE or "" (none); NEXT_LABEL is "next" unless given.
+
 STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
 """
+import functools
 import html
 import os
 import re
@@ -45,6 +57,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docs_glossary  # noqa: E402 (beside this file in cmake/)
+import step_readme  # noqa: E402
 
 try:
     from pygments import highlight
@@ -54,18 +67,11 @@ try:
 except ImportError:  # the source pages then come out plain
     highlight = None
 
+# The bar and the pager look as on the Doxygen pages: their rules are read
+# from docs/lockstep.css (site_nav_css), never repeated here.
 STYLE = """
 body { font-family: Roboto, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #222; font-size: 15.6px; }
 a { color: #1f5fad; }
-nav.lockstep-bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: .3rem 1.4rem;
-  padding: .55rem 1.2rem; background: #f2f4f8; border-bottom: 1px solid #c4cfe5; font-size: 15px; }
-nav.lockstep-bar a { text-decoration: none; }
-nav.lockstep-bar a:hover { text-decoration: underline; }
-nav.lockstep-bar .brand { font-weight: 700; font-size: 17px; color: #1f3a6b; }
-nav.lockstep-bar .steps a { display: inline-block; min-width: 1.7em; text-align: center; margin: 0 .05em;
-  border-radius: 3px; padding: 0 .15em; }
-nav.lockstep-bar .steps a.here { background: #1f3a6b; color: #fff; }
-nav.lockstep-bar .pages a { margin-left: .55em; }
 main { max-width: 1000px; margin: 0 auto; padding: .4em 1.2rem 2em; box-sizing: border-box; }
 main.wide { max-width: 1400px; }
 main > p { max-width: 46rem; line-height: 1.6; }
@@ -98,12 +104,6 @@ pre { margin: 0; line-height: 1.4; }
 .diff.md .mark { display: inline-block; width: 1.2em; text-indent: 0; font-family: monospace; color: #777; }
 .diff.md code { font-size: 13px; }
 .diff.md div.code code { white-space: pre-wrap; background: none; }
-/* Previous and next (the Doxygen pages' are docs/lockstep.css's). */
-nav.pager { display: flex; justify-content: space-between; gap: 1rem; margin: .6rem 0 1.2rem; max-width: 46rem; }
-nav.pager a { display: block; max-width: 48%; padding: .35rem .7rem; border: 1px solid #d5dcea;
-  border-radius: 4px; text-decoration: none; line-height: 1.35; }
-nav.pager a span { display: block; font-size: 80%; color: #667; text-transform: uppercase; letter-spacing: .04em; }
-nav.pager a.next { margin-left: auto; text-align: right; }
 /* Printed: a long line wraps at the paper's edge instead of being cut. */
 @media print { .src .l, .diff pre { white-space: pre-wrap; overflow-wrap: anywhere; }
   .src, .diff { overflow: visible; } }
@@ -115,6 +115,34 @@ h1 { overflow-wrap: anywhere; }
 """
 
 
+LOCKSTEP_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "docs", "lockstep.css")
+
+
+def css_rules(text):
+    """The top-level rules of a style sheet, (selector, whole rule) each, comments dropped."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    rules, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                rule = text[start:i + 1].strip()
+                rules.append((rule.split("{", 1)[0].strip(), rule))
+                start = i + 1
+    return rules
+
+
+@functools.lru_cache(maxsize=None)
+def site_nav_css():
+    """docs/lockstep.css's rules for the bar and the pager (and the widths they use)."""
+    with open(LOCKSTEP_CSS, encoding="utf-8") as f:
+        rules = css_rules(f.read())
+    return "\n".join(rule for sel, rule in rules
+                     if sel == "html" or sel.startswith(("nav.lockstep-bar", "nav.pager"))) + "\n"
+
+
 WIDE = ' class="wide"'
 HERE = ' class="here"'
 
@@ -124,7 +152,7 @@ def page(path, title, nav, body, extra_css="", wide=False):
     with open(path, "w", encoding="utf-8") as f:
         f.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{extra_css}</style>\n"
+                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
                 f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
                 f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
                 f"{body}\n</main>\n</body></html>\n")
@@ -187,10 +215,10 @@ def inline_md(text, link=None):
     return f"<b>{m.group(2)}</b>" if m else line
 
 
-def pager(prev, nxt):
+def pager(prev, nxt, next_label="next"):
     """Previous and next: each (href, title) or None."""
     links = []
-    for which, label, target in (("prev", "previous", prev), ("next", "next", nxt)):
+    for which, label, target in (("prev", "previous", prev), ("next", next_label, nxt)):
         if target:
             links.append(f'<a class="{which}" href="{html.escape(target[0])}"><span>{label}</span>'
                          f'{html.escape(target[1])}</a>')
@@ -248,32 +276,6 @@ def sources(site, steps, files):
         page(os.path.join(site, out), f"The sources of step {step}", nav(site, out, steps, step), body)
 
 
-def files_changed_notes(readme):
-    """{path: note} from the README's "## Files changed from ..." list, and the text after the list."""
-    notes, after, current = {}, [], None
-    section = False
-    with open(readme, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("## "):
-                section = line.startswith("## Files changed from")
-                continue
-            if not section:
-                continue
-            m = re.match(r"^[-*] *`([^`]+)`:? *(.*)", line)
-            if m:
-                current = m.group(1)
-                notes[current] = m.group(2)
-            elif line.strip() and current and line.startswith("  "):
-                notes[current] += " " + line.strip()
-            elif line.strip():
-                current = None
-                after.append(line.strip())
-            else:
-                current = None
-    return notes, " ".join(after)
-
-
 def diff(site, steps, prev_spec, this_spec):
     prev, prev_dir = prev_spec.split("=", 1)
     this, this_dir = this_spec.split("=", 1)
@@ -297,7 +299,7 @@ def diff(site, steps, prev_spec, this_spec):
         name = os.path.relpath(m.group(1), args[1]) if cwd is None else m.group(1).split("/", 1)[1]
         # The headers' timestamps are the checkout's, not the step's: out.
         chunks[name] = re.sub(r"(?m)^((?:---|\+\+\+) \S+)\t.*$", r"\1", chunk)
-    notes, after = files_changed_notes(os.path.join(this_dir, "README.md"))
+    notes, after = step_readme.files_changed(os.path.join(this_dir, "README.md"))
     # The code first (headers, then sources, then the rest), the README last.
     def order(name):
         return (name == "README.md", not name.startswith("include/"), not name.startswith("src/"), name)
@@ -576,6 +578,43 @@ def trace_table(block, sources=None, page_dir="."):
             + [f"</table>{pre(tail)}</div>", "\\endhtmlonly"])
 
 
+# A walkthrough's trace reaches Doxygen as HTML, where ; [ ] must not be
+# read as Markdown either: they go as character references too.
+TRACE_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", ";": "&#59;", "[": "&#91;", "]": "&#93;"})
+
+
+def walkthrough_trace(command, trace):
+    """The explorer's trace as a walkthrough shows it: the command and the
+    lines before the `T0 ... | T1 ...` header preformatted, then a table
+    (one row per numbered line, a `main:` line across both columns), then
+    the lines after it (a failure, the replay command) preformatted."""
+    esc = lambda text: text.translate(TRACE_TEXT)
+    head, rows, tail, col = [f"$ {html.escape(command, quote=False)}"], [], [], -1
+    for line in trace.split("\n"):
+        m = TRACE_HEAD.match(line)
+        n = re.match(r"^ *([0-9]+)  (.*)$", line)
+        if col < 0 and m:
+            col = line.index("|")
+            rows.append(f'<tr><th class="n">line</th><th>{esc(m.group(1))}</th><th>{esc(m.group(2))}</th></tr>')
+        elif col > 0 and not tail and n:
+            left, right = n.group(2), ""
+            if len(line) > col and line[col] == "|":
+                left, right = line[6:col], line[col + 2:]
+            left, right = esc(left.strip(" \t\r\f\v")), esc(right)
+            if left.startswith("main: "):
+                rows.append(f'<tr class="main"><td class="n">{n.group(1)}</td><td colspan="2">{left}</td></tr>')
+            else:
+                rows.append(f'<tr><td class="n">{n.group(1)}</td><td>{left}</td><td>{right}</td></tr>')
+        else:
+            (tail if col > 0 else head).append(esc(line))
+    out = '<div class="trace"><pre class="trace-text">' + "\n".join(head).rstrip("\n") + "</pre>"
+    if rows:
+        out += '\n<table class="trace">\n' + "".join(r + "\n" for r in rows) + "</table>"
+    if "\n".join(tail).rstrip("\n"):
+        out += '\n<pre class="trace-text">' + "\n".join(tail).rstrip("\n") + "</pre>"
+    return "\\htmlonly\n" + out + "</div>\n\\endhtmlonly"
+
+
 def prep(path, page_dir, entries):
     sources = Sources(entries) if entries else None
     with open(path, encoding="utf-8") as f:
@@ -649,6 +688,14 @@ def main(argv):
         return
     if len(argv) < 4:
         sys.exit(__doc__)
+    if argv[1] == "pager-html" and len(argv) in (4, 5):
+        ends = [tuple(e.replace("`", "").split("=", 1)) if e else None for e in argv[2:4]]
+        sys.stdout.write("\\htmlonly[block]" + pager(*ends, *argv[4:]) + "\\endhtmlonly")
+        return
+    if argv[1] == "trace-html" and len(argv) == 4:
+        with open(argv[3], encoding="utf-8") as f:
+            sys.stdout.write(walkthrough_trace(argv[2], f.read()))
+        return
     if argv[1] == "prep":
         prep(argv[2], argv[3], argv[4:])
         return

@@ -1,4 +1,4 @@
-# cmake -DMODE=check -DPREV=steps/01-x -DTHIS=steps/02-y -P step_diff.cmake
+# cmake -DMODE=check -DPYTHON=python3 -DPREV=steps/01-x -DTHIS=steps/02-y -P step_diff.cmake
 #   Fails unless the "## Files changed from ..." list in THIS/README.md names
 #   exactly the files that differ between the two step directories (added,
 #   removed or edited; the README itself excluded: it always differs).
@@ -45,29 +45,18 @@ foreach(f IN LISTS all)
 endforeach()
 list(SORT changed)
 
-# The files the README says changed: "- `path`" lines under "## Files changed from".
-file(STRINGS "${THIS}/README.md" lines)
-set(listed "")
-set(in_section FALSE)
-set(found_section FALSE)
-foreach(line IN LISTS lines)
-  if(line MATCHES "^## ")
-    set(in_section FALSE)
-    if(line MATCHES "^## Files changed from")
-      set(in_section TRUE)
-      set(found_section TRUE)
-    endif()
-  elseif(in_section AND line MATCHES "^[-*|] *`([^`]+)`")
-    if(NOT CMAKE_MATCH_1 STREQUAL "README.md")
-      list(APPEND listed "${CMAKE_MATCH_1}")
-    endif()
-  endif()
-endforeach()
+# The files the README says changed: its "## Files changed from" list, read
+# by the one parser of it (step_readme.py, which the diff pages use too).
+execute_process(COMMAND "${PYTHON}" "${CMAKE_CURRENT_LIST_DIR}/step_readme.py" files-changed "${THIS}/README.md"
+                OUTPUT_VARIABLE listed ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${err}")
+endif()
+string(STRIP "${listed}" listed)
+string(REPLACE "\n" ";" listed "${listed}")
+list(REMOVE_ITEM listed README.md)
 list(SORT listed)
 
-if(NOT found_section)
-  message(FATAL_ERROR "${THIS}/README.md has no '## Files changed from ...' section")
-endif()
 if(NOT listed STREQUAL changed)
   set(missing ${changed})
   set(extra ${listed})

@@ -37,11 +37,11 @@
 
 /* ---- the promise: simple_promise_base in the articles ------------------- */
 
-/* The sentinels (C++: static constexpr void* ...). Not valid addresses of any
- * coroutine, so they cannot be mistaken for an awaiter. */
-#define running_ptr ((void *)0)
-#define completed_ptr ((void *)1)
-#define abandoned_ptr ((void *)2)
+/* The sentinels: constants, as the article's `static constexpr void*` members
+ * are, under its names. Not addresses of any coroutine: never an awaiter. */
+static void *const running_ptr = (void *)0;
+static void *const completed_ptr = (void *)1;
+static void *const abandoned_ptr = (void *)2;
 
 static void simple_promise_destroy(simple_promise *p)
 {

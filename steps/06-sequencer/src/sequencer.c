@@ -43,7 +43,7 @@ struct chained_task {
     _Atomic(void *) next; /* see the table above */
 };
 
-/* The sentinels. Not addresses of any frame, so never mistaken for a task. */
+/* The sentinels: functions, as the article's completed() is (task.c's are constants, as its article's). */
 static inline void *completed(void)
 {
     return (void *)1;

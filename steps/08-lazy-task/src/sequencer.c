@@ -52,7 +52,7 @@ struct chained_task {
     _Atomic(void *) next; /* see the table above */
 };
 
-/* The sentinels. Not addresses of any frame, so never mistaken for a task. */
+/* The sentinels: functions, as the article's completed() is (task.c's are constants, as its article's). */
 static inline void *completed(void)
 {
     return (void *)1;
@@ -232,10 +232,10 @@ static lockstep_coro *hand_off(lockstep_coro *successor, lockstep_coro *awaiter)
  *     abandoned      running      nothing: the lambda frees the frame at its end
  *     abandoned      awaiting     nothing: the awaiter was destroyed while
  *                                 suspended (erratum 1's fix, as in step 03)
- *     abandoned      completed    free the frame */
-#define running_ptr ((void *)0)
-#define completed_ptr ((void *)1)
-#define abandoned_ptr ((void *)2)
+ *     abandoned      completed    free the frame (the sentinels: task.c's constants) */
+static void *const running_ptr = (void *)0;
+static void *const completed_ptr = (void *)1;
+static void *const abandoned_ptr = (void *)2;
 
 /* The lambda's end. acq_rel: release publishes m_holder to an awaiter that
  * comes later; acquire, because we resume an awaiter that registered
