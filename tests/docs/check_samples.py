@@ -56,6 +56,7 @@ import concurrent.futures
 import difflib
 import glob
 import os
+import queue
 import re
 import subprocess
 import sys
@@ -120,12 +121,14 @@ def parse(spec):
     return parts[0].split(), options
 
 
-def produce(build, argv, options):
+def produce(build, argv, options, lab_build):
+    """The output of a sample's command ARGV with its OPTIONS applied: (out,
+    None), or (None, why not). A lab or a mutant builds in LAB_BUILD."""
     if argv[0] == "lab":
         only = [n for key, value in options if key == "tests" for n in value.split()]
-        out, err = run_lab(build, argv[1:], only)
+        out, err = run_lab(build, argv[1:], only, lab_build)
     elif argv[0] == "mutant":
-        out, err = run_mutant(build, argv[1:])
+        out, err = run_mutant(build, argv[1:], lab_build)
     elif argv == ["explore-cost"]:
         out, err = explore_cost(build)
     else:
@@ -187,7 +190,10 @@ def run_all(build, files, update=False):
     """{(file, marker line): (argv, options, output, error)} of every marked
     block of FILES, the commands run side by side (one per CPU): a page's
     programs are independent, and each step's copy is built once and
-    reused by its next sample."""
+    reused by its next sample. The labs build in one lab build directory
+    per worker (BUILD/samples/lab-1, ...), configured once for the copies
+    of every step: the code every step shares (common/, the explorer) is
+    built there once, not once per step."""
     jobs = []
     for path in files:
         for marker, spec, first, _, _ in blocks(TEXTS[path]):
@@ -201,25 +207,37 @@ def run_all(build, files, update=False):
             argv = []
         groups.setdefault(group(argv) or key, []).append((key, spec))
     find_program(build, "-", CACHE)  # fill the cache before the threads share it
+    workers = os.cpu_count() or 2
+    lab_builds = queue.Queue()
+    for n in range(workers):
+        lab_builds.put(os.path.join(build, "samples", f"lab-{n + 1}"))
 
     def run_group(items):
+        # A group runs in one worker, so no other group builds or tests in
+        # its lab build directory meanwhile (ctest -T keeps its results there).
+        lab_build = lab_builds.get()
         done = {}
-        for key, spec in items:
-            try:
-                argv, options = parse(spec)
-                out, err = produce(build, argv, options)
-            except (ValueError, subprocess.TimeoutExpired) as e:
-                argv, options, out, err = [], [], None, str(e)
-            done[key] = (argv, options, out, err)
+        try:
+            for key, spec in items:
+                try:
+                    argv, options = parse(spec)
+                    out, err = produce(build, argv, options, lab_build)
+                except (ValueError, subprocess.TimeoutExpired) as e:
+                    argv, options, out, err = [], [], None, str(e)
+                done[key] = (argv, options, out, err)
+        finally:
+            lab_builds.put(lab_build)
         return done
 
     # The cost table's seconds vary (its marker says so) and are not
     # compared: it runs beside the rest, except with --update, where the
     # times it writes into the page are taken alone.
     results = run_group(groups.pop("cost", [])) if update else {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        # The longest groups (the labs' copies) first.
-        for done in pool.map(run_group, sorted(groups.values(), key=len, reverse=True)):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        # The longest groups first: the cost table (one long run), then the
+        # labs' copies, most samples first.
+        order = sorted(groups.items(), key=lambda g: (g[0] != "cost", -len(g[1])))
+        for done in pool.map(run_group, [items for _, items in order]):
             results.update(done)
     return results
 

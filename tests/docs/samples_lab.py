@@ -26,8 +26,8 @@ def read_mutants():
 
 
 def prepare_copy(build, nn, name):
-    """A copy of step NN with the edit NAME applied, and its lab build
-    directory: (copy, lab build), or (None, why not)."""
+    """A copy of step NN with the edit NAME applied: (its directory, None),
+    or (None, why not)."""
     mutant = read_mutants().get((nn, name)) if name != "unchanged" else ("", "", "")
     if not mutant:
         return None, f"no mutant {nn} {name} in {MUTANTS}"
@@ -36,9 +36,9 @@ def prepare_copy(build, nn, name):
     if len(steps) != 1:
         return None, f"no step {nn}"
     step = os.path.basename(steps[0])
-    # One copy and one build per step, reused: the next sample of the same
-    # step rebuilds only the file its edit changes (a file is rewritten only
-    # when its text differs, so make sees what changed).
+    # One copy per step, reused: the next sample of the same step rebuilds
+    # only the file its edit changes (a file is rewritten only when its text
+    # differs, so make sees what changed).
     base = os.path.join(build, "samples")
     copy = os.path.join(base, "copy-" + nn, step)
     for d, _, files in os.walk(steps[0]):
@@ -56,19 +56,19 @@ def prepare_copy(build, nn, name):
             if not os.path.exists(dst) or open(dst, encoding="utf-8").read() != text:
                 with open(dst, "w", encoding="utf-8") as out:
                     out.write(text)
-    return (copy, os.path.join(base, "lab-" + nn)), None
+    return copy, None
 
 
-def run_lab(build, args, only=None):
+def run_lab(build, args, only, lab_build):
     """tests/labs/run.sh on a copy of the step with one edit, as a student
-    runs it; with ONLY (test names), only those tests (run.sh --only)."""
+    runs it, building in LAB_BUILD; with ONLY (test names), only those tests
+    (run.sh --only)."""
     if len(args) not in (2, 3):
         return None, "a lab sample is `lab NN MUTANT [EXERCISE]`"
     nn = args[0]
-    dirs, err = prepare_copy(build, nn, args[1])
+    copy, err = prepare_copy(build, nn, args[1])
     if err:
         return None, err
-    copy, lab_build = dirs
     env = dict(os.environ, LOCKSTEP_LAB_BUILD=lab_build)
     extra = ["--only", "^(" + "|".join(re.escape(t) for t in only) + ")$"] if only else []
     r = subprocess.run([os.path.join(ROOT, "tests", "labs", "run.sh"), nn, copy] + args[2:] + extra,

@@ -7,15 +7,15 @@ from samples_lab import prepare_copy
 from samples_program import ROOT, TIMEOUT, run_program
 
 
-def run_mutant(build, args):
-    """A program of the lab's build of a copy of the step with one edit."""
+def run_mutant(build, args, lab_build):
+    """A program of a lab's build (LAB_BUILD) of a copy of the step with one
+    edit."""
     if len(args) < 3:
         return None, "a mutant sample is `mutant NN MUTANT PROGRAM ARGS...`"
     nn = args[0]
-    dirs, err = prepare_copy(build, nn, args[1])
+    copy, err = prepare_copy(build, nn, args[1])
     if err:
         return None, err
-    copy, lab_build = dirs
     # Configured as tests/labs/run.sh configures it, so that both share it.
     steps = [["cmake", "--preset", "test", "-B", lab_build, "-DLOCKSTEP_DOCS=OFF", "-DLOCKSTEP_UNIT_TIMEOUT=20",
               f"-DLOCKSTEP_STEP_DIR_{nn}={copy}"],
