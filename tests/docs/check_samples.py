@@ -56,190 +56,20 @@ import concurrent.futures
 import difflib
 import glob
 import os
+import queue
 import re
 import subprocess
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from samples_cost import explore_cost
+from samples_lab import failed_entries, run_lab
+from samples_mutant import run_mutant
+from samples_program import CACHE, ROOT, find_program, run_program
+
 PAGES = ["README.md", "steps/*/README.md", "docs/labs/*.md", "docs/labs/answers/*.md",
          "docs/walkthroughs/*.md", "docs/deep/*.md", "tests/explore/README.md", "tests/mutants/README.md",
          "tests/bench/cxx/README.md", "docs/ERRATA.md"]
-MUTANTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_mutants.tsv")
 MARKER = re.compile(r"^( *)<!-- sample: (.*?) -->\s*$")
-TIMEOUT = 600  # seconds per command: a lab builds a step
-
-
-def normalize(text, replacements):
-    """The output as a reader may see it on any machine."""
-    # Paths of this machine (the build tree, a lab's copy and build
-    # directory) become the ones the text uses: (absolute path, shown as).
-    for path, shown in replacements:
-        text = text.replace(path, shown)
-    # Addresses differ from run to run (ASLR): a crash report's
-    # "Segmentation fault at 0x7f35b34f4008". Pointer-sized numbers only.
-    text = re.sub(r"0x[0-9a-f]{6,}", "0x...", text)
-    # Trailing blanks are a trace's column padding: invisible on a page,
-    # and editors strip them.
-    text = re.sub(r"[ \t]+\n", "\n", text)
-    return text.strip("\n") + "\n"
-
-
-CACHE = {}
-
-
-def find_program(build, name, cache):
-    if not cache:
-        for d, dirs, files in os.walk(build):
-            dirs[:] = [x for x in dirs if x != "CMakeFiles" and x != "samples"]
-            for f in files:
-                p = os.path.join(d, f)
-                if os.access(p, os.X_OK) and not f.endswith((".sh", ".py")):
-                    cache.setdefault(f, []).append(p)
-    found = cache.get(name, [])
-    return found[0] if len(found) == 1 else None
-
-
-def read_mutants():
-    """{(NN, name): (file, original, replacement)} from sample_mutants.tsv."""
-    out = {}
-    with open(MUTANTS, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            nn, file, name, original, replacement = line.rstrip("\n").split("\t")[:5]
-            unescape = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
-            out[(nn, name)] = (file, unescape(original), unescape(replacement))
-    return out
-
-
-def run_program(build, argv, fresh=False):
-    exe = find_program(build, argv[0], {} if fresh else CACHE)
-    if not exe:
-        return None, f"no program {argv[0]} in {build} (build it: cmake --build --preset test --target {argv[0]})"
-    r = subprocess.run([exe] + argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=TIMEOUT, cwd=os.path.dirname(exe))
-    # A trace's replay hint names the program by the path it was run with:
-    # the program's own directory, shown as "./" (run it from there).
-    return normalize(r.stdout, [(os.path.dirname(exe) + "/", "./")]), None
-
-
-def prepare_copy(build, nn, name):
-    """A copy of step NN with the edit NAME applied, and its lab build
-    directory: (copy, lab build), or (None, why not)."""
-    mutant = read_mutants().get((nn, name)) if name != "unchanged" else ("", "", "")
-    if not mutant:
-        return None, f"no mutant {nn} {name} in {MUTANTS}"
-    file, original, replacement = mutant
-    steps = glob.glob(os.path.join(ROOT, "steps", nn + "-*"))
-    if len(steps) != 1:
-        return None, f"no step {nn}"
-    step = os.path.basename(steps[0])
-    # One copy and one build per step, reused: the next sample of the same
-    # step rebuilds only the file its edit changes (a file is rewritten only
-    # when its text differs, so make sees what changed).
-    base = os.path.join(build, "samples")
-    copy = os.path.join(base, "copy-" + nn, step)
-    for d, _, files in os.walk(steps[0]):
-        for f in files:
-            src = os.path.join(d, f)
-            rel = os.path.relpath(src, steps[0])
-            dst = os.path.join(copy, rel)
-            with open(src, encoding="utf-8") as fh:
-                text = fh.read()
-            if rel == file:
-                if text.count(original) != 1:
-                    return None, f"mutant {nn} {name}: its original text is not exactly once in {step}/{file}"
-                text = text.replace(original, replacement)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            if not os.path.exists(dst) or open(dst, encoding="utf-8").read() != text:
-                with open(dst, "w", encoding="utf-8") as out:
-                    out.write(text)
-    return (copy, os.path.join(base, "lab-" + nn)), None
-
-
-def run_lab(build, args, only=None):
-    """tests/labs/run.sh on a copy of the step with one edit, as a student
-    runs it; with ONLY (test names), only those tests (run.sh --only)."""
-    if len(args) not in (2, 3):
-        return None, "a lab sample is `lab NN MUTANT [EXERCISE]`"
-    nn = args[0]
-    dirs, err = prepare_copy(build, nn, args[1])
-    if err:
-        return None, err
-    copy, lab_build = dirs
-    env = dict(os.environ, LOCKSTEP_LAB_BUILD=lab_build)
-    extra = ["--only", "^(" + "|".join(re.escape(t) for t in only) + ")$"] if only else []
-    r = subprocess.run([os.path.join(ROOT, "tests", "labs", "run.sh"), nn, copy] + args[2:] + extra,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                       timeout=TIMEOUT, cwd=ROOT)
-    out = r.stdout
-    start = out.find("lab: tests that failed")
-    if start < 0:
-        start = out.find("lab: every test of step")
-    if start < 0:
-        return None, f"run.sh printed no report (exit {r.returncode}):\n{out[-3000:]}"
-    # The copy and the lab's build directory are this machine's paths; the
-    # lab's text copies the step to /tmp/me/ and builds in build/lab-NN.
-    return normalize(out[start:], [(lab_build, f"build/lab-{nn}"), (os.path.dirname(copy), "/tmp/me")]), None
-
-
-def explore_cost(build):
-    """The Markdown table of tests/explore/README.md's *Cost*: one row per
-    scenario (in --list order of the last step), one column per step."""
-    steps = sorted(os.path.basename(p)[:2] for p in glob.glob(os.path.join(ROOT, "steps", "[0-9][0-9]-*")))
-    rows = []
-    for component in ("task", "event", "sequencer"):
-        have = [nn for nn in steps if find_program(build, f"explore_{component}_step{nn}", CACHE)]
-        if not have:
-            continue
-        listing = subprocess.run([find_program(build, f"explore_{component}_step{have[-1]}", CACHE), "--list"],
-                                 stdout=subprocess.PIPE, text=True).stdout
-        for m in re.finditer(r"^(\w+) +\(from step (\d\d)\)", listing, re.M):
-            cells = []
-            for nn in steps:
-                if nn not in have or nn < m.group(2):
-                    cells.append("—")
-                    continue
-                exe = find_program(build, f"explore_{component}_step{nn}", CACHE)
-                env = {k: v for k, v in os.environ.items() if k != "LOCKSTEP_EXPLORE_PREEMPTIONS"}
-                start = time.monotonic()
-                out = subprocess.run([exe, m.group(1)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=env, timeout=TIMEOUT).stdout
-                seconds = time.monotonic() - start
-                if out.startswith("SKIPPED: "):  # a scenario that applies only up to an earlier step
-                    cells.append("—")
-                    continue
-                n = re.search(r"explore: (\d+) executions?, (\d+) schedules? explored", out)
-                if not n:
-                    return None, f"explore_{component}_step{nn} {m.group(1)} printed no count:\n{out[-2000:]}"
-                bound = re.search(r"at most (\d+) preemptions \(bounded", out)
-                cells.append(f"{n.group(1)} / {n.group(2)}" + (f" (P={bound.group(1)})" if bound else "") +
-                             f", {seconds:.2f}s")
-            rows.append(f"| `{component}.{m.group(1)}` | " + " | ".join(cells) + " |")
-    head = "| scenario | " + " | ".join(steps) + " |\n|---|" + "--:|" * len(steps) + "\n"
-    return head + "\n".join(rows) + "\n", None
-
-
-def run_mutant(build, args):
-    """A program of the lab's build of a copy of the step with one edit."""
-    if len(args) < 3:
-        return None, "a mutant sample is `mutant NN MUTANT PROGRAM ARGS...`"
-    nn = args[0]
-    dirs, err = prepare_copy(build, nn, args[1])
-    if err:
-        return None, err
-    copy, lab_build = dirs
-    # Configured as tests/labs/run.sh configures it, so that both share it.
-    steps = [["cmake", "--preset", "test", "-B", lab_build, "-DLOCKSTEP_DOCS=OFF", "-DLOCKSTEP_UNIT_TIMEOUT=20",
-              f"-DLOCKSTEP_STEP_DIR_{nn}={copy}"],
-             ["cmake", "--build", lab_build, "--target", args[2]]]
-    for cmd in steps:
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-                           timeout=TIMEOUT)
-        if r.returncode != 0:
-            return None, f"`{' '.join(cmd)}` failed:\n{r.stdout[-3000:]}"
-    return run_program(lab_build, args[2:], fresh=True)
 
 
 def blocks(lines):
@@ -291,12 +121,14 @@ def parse(spec):
     return parts[0].split(), options
 
 
-def produce(build, argv, options):
+def produce(build, argv, options, lab_build):
+    """The output of a sample's command ARGV with its OPTIONS applied: (out,
+    None), or (None, why not). A lab or a mutant builds in LAB_BUILD."""
     if argv[0] == "lab":
         only = [n for key, value in options if key == "tests" for n in value.split()]
-        out, err = run_lab(build, argv[1:], only)
+        out, err = run_lab(build, argv[1:], only, lab_build)
     elif argv[0] == "mutant":
-        out, err = run_mutant(build, argv[1:])
+        out, err = run_mutant(build, argv[1:], lab_build)
     elif argv == ["explore-cost"]:
         out, err = explore_cost(build)
     else:
@@ -317,27 +149,6 @@ def produce(build, argv, options):
         elif key == "lines":
             out = "\n".join(out.split("\n")[:int(value)]) + "\n"
     return out, None
-
-
-def failed_entries(report, names):
-    """The entries of run.sh's "tests that failed" list for these tests, in
-    this order: the test's name, then what it said, indented."""
-    part = report.split("lab: tests that failed, and what each said:\n", 1)
-    if len(part) != 2:
-        return None, "the lab failed no test"
-    entries, name = {}, None
-    for line in part[1].split("\n"):
-        if re.match(r"^  \S", line):
-            name = line.strip()
-            entries[name] = [line]
-        elif line.startswith("      ") and name:
-            entries[name].append(line)
-        else:
-            break
-    missing = [n for n in names if n not in entries]
-    if missing:
-        return None, f"{', '.join(missing)} did not fail; these did: {', '.join(entries) or 'none'}"
-    return "\n".join(line for n in names for line in entries[n]) + "\n", None
 
 
 def blank_varying(text, options):
@@ -379,7 +190,10 @@ def run_all(build, files, update=False):
     """{(file, marker line): (argv, options, output, error)} of every marked
     block of FILES, the commands run side by side (one per CPU): a page's
     programs are independent, and each step's copy is built once and
-    reused by its next sample."""
+    reused by its next sample. The labs build in one lab build directory
+    per worker (BUILD/samples/lab-1, ...), configured once for the copies
+    of every step: the code every step shares (common/, the explorer) is
+    built there once, not once per step."""
     jobs = []
     for path in files:
         for marker, spec, first, _, _ in blocks(TEXTS[path]):
@@ -393,25 +207,37 @@ def run_all(build, files, update=False):
             argv = []
         groups.setdefault(group(argv) or key, []).append((key, spec))
     find_program(build, "-", CACHE)  # fill the cache before the threads share it
+    workers = os.cpu_count() or 2
+    lab_builds = queue.Queue()
+    for n in range(workers):
+        lab_builds.put(os.path.join(build, "samples", f"lab-{n + 1}"))
 
     def run_group(items):
+        # A group runs in one worker, so no other group builds or tests in
+        # its lab build directory meanwhile (ctest -T keeps its results there).
+        lab_build = lab_builds.get()
         done = {}
-        for key, spec in items:
-            try:
-                argv, options = parse(spec)
-                out, err = produce(build, argv, options)
-            except (ValueError, subprocess.TimeoutExpired) as e:
-                argv, options, out, err = [], [], None, str(e)
-            done[key] = (argv, options, out, err)
+        try:
+            for key, spec in items:
+                try:
+                    argv, options = parse(spec)
+                    out, err = produce(build, argv, options, lab_build)
+                except (ValueError, subprocess.TimeoutExpired) as e:
+                    argv, options, out, err = [], [], None, str(e)
+                done[key] = (argv, options, out, err)
+        finally:
+            lab_builds.put(lab_build)
         return done
 
     # The cost table's seconds vary (its marker says so) and are not
     # compared: it runs beside the rest, except with --update, where the
     # times it writes into the page are taken alone.
     results = run_group(groups.pop("cost", [])) if update else {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        # The longest groups (the labs' copies) first.
-        for done in pool.map(run_group, sorted(groups.values(), key=len, reverse=True)):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        # The longest groups first: the cost table (one long run), then the
+        # labs' copies, most samples first.
+        order = sorted(groups.items(), key=lambda g: (g[0] != "cost", -len(g[1])))
+        for done in pool.map(run_group, [items for _, items in order]):
             results.update(done)
     return results
 

@@ -89,8 +89,19 @@ echo "lab: building in $build, $jobs jobs (the first build of a step takes longe
 # A lost wake-up hangs a unit case: 20 seconds, not 900, before it counts as one.
 cmake --preset test -B "$build" -DLOCKSTEP_DOCS=OFF -DLOCKSTEP_UNIT_TIMEOUT=20 "-DLOCKSTEP_STEP_DIR_$nn=$copy" > "$build/lab.configure.log" 2>&1 ||
   { cat "$build/lab.configure.log"; echo "lab: the build could not be configured"; exit 1; }
-# Only this step's executables: the other steps have not changed.
+# The step's tests, without the ones that test something else than your code:
+# docs, README lists, and the errata demonstrations (they build the article's
+# variant of the step, and pass only when it fails).
+exclude='docs|readme|errata'
+[[ $stress == yes ]] || exclude="$exclude|stress"
+# Only this step's executables (the other steps have not changed), and of
+# those only the ones these tests run, named in their commands: not the
+# benchmark, nor the stress tests without --stress, nor the errata's builds
+# of the article's code. Every executable of the step if that finds none.
 targets=$(cmake --build "$build" --target help | grep -o "[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*" | sort -u || true)
+needed=$(ctest --test-dir "$build" --show-only=json-v1 -L "step$nn" -LE "^($exclude)\$" ${only:+-R "$only"} 2>/dev/null |
+  grep -o "/[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*\"" | tr -d '/"' | sort -u | grep -Fx -f <(echo "$targets") || true)
+targets=${needed:-$targets}
 if ! cmake --build "$build" -j "$jobs" ${targets:+--target $targets} > "$build/lab.build.log" 2>&1; then
   # A copy that does not compile is an answer too: show the compiler's words.
   grep -E "error|warning" "$build/lab.build.log" | head -20 || true
@@ -99,11 +110,6 @@ if ! cmake --build "$build" -j "$jobs" ${targets:+--target $targets} > "$build/l
   exit 1
 fi
 
-# The step's tests, without the ones that test something else than your code:
-# docs, README lists, and the errata demonstrations (they build the article's
-# variant of the step, and pass only when it fails).
-exclude='docs|readme|errata'
-[[ $stress == yes ]] || exclude="$exclude|stress"
 log=$build/lab.log
 set +e
 # -T Test: ctest also keeps its results as XML (Testing/<tag>/Test.xml),
