@@ -33,17 +33,6 @@
       Reorders the columns of the mutation table's Markdown (a copy in the
       build tree) so that each mutant's verdicts come right after it.
 
-  docs_render.py trace-html COMMAND TRACE_FILE
-      Prints the explorer's trace in TRACE_FILE (run as COMMAND) as the
-      walkthroughs show it (teach_pages.cmake's <!-- trace --> markers): a
-      table, one row per numbered line, one column per thread, the lines
-      before and after it preformatted, all inside \\htmlonly.
-
-  docs_render.py pager-html PREV NEXT [NEXT_LABEL]
-      Prints a Doxygen page's previous and next (the steps' pages, the
-      course's), as HTML Doxygen passes through: PREV and NEXT are each
-      HREF=TITLE or "" (none); NEXT_LABEL is "next" unless given.
-
 STEPS_LIST is every step's name, `,`-separated, for the navigation bar.
 Standard library plus Pygments only: a diff or a C file is highlighted by a
 tool made for it, not by this script.
@@ -55,9 +44,11 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docs_glossary  # noqa: E402 (beside this file in cmake/)
 import step_readme  # noqa: E402
+from lockstep_site.book import pager_html as pager  # noqa: E402 (the one pager)
 
 try:
     from pygments import highlight
@@ -213,16 +204,6 @@ def inline_md(text, link=None):
     line = "".join(out)
     m = re.match(r"^(#{1,6}) +(.*)$", line)
     return f"<b>{m.group(2)}</b>" if m else line
-
-
-def pager(prev, nxt, next_label="next"):
-    """Previous and next: each (href, title) or None."""
-    links = []
-    for which, label, target in (("prev", "previous", prev), ("next", next_label, nxt)):
-        if target:
-            links.append(f'<a class="{which}" href="{html.escape(target[0])}"><span>{label}</span>'
-                         f'{html.escape(target[1])}</a>')
-    return f'<nav class="pager">{"".join(links)}</nav>' if links else ""
 
 
 def sources(site, steps, files):
@@ -543,7 +524,7 @@ def cited(text, sources, page_dir):
 def trace_table(block, sources=None, page_dir="."):
     """An explorer trace quoted in a page (a code block holding the header
     `T0 ... | T1 ...`) as the walkthroughs show theirs
-    (teach_pages.cmake's trace_html): one row per numbered line, one column
+    (the walkthroughs' tables: walkthrough_trace): one row per numbered line, one column
     per thread, each cell wrapping in its column; the lines before and
     after stay preformatted. None if the block is no trace."""
     col, head, rows, tail = -1, [], [], []
@@ -688,14 +669,6 @@ def main(argv):
         return
     if len(argv) < 4:
         sys.exit(__doc__)
-    if argv[1] == "pager-html" and len(argv) in (4, 5):
-        ends = [tuple(e.replace("`", "").split("=", 1)) if e else None for e in argv[2:4]]
-        sys.stdout.write("\\htmlonly[block]" + pager(*ends, *argv[4:]) + "\\endhtmlonly")
-        return
-    if argv[1] == "trace-html" and len(argv) == 4:
-        with open(argv[3], encoding="utf-8") as f:
-            sys.stdout.write(walkthrough_trace(argv[2], f.read()))
-        return
     if argv[1] == "prep":
         prep(argv[2], argv[3], argv[4:])
         return

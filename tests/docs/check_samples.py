@@ -14,7 +14,7 @@ come between), which GitHub and Doxygen do not show:
 The marker names a command; this check runs it and compares its output with
 the block, after normalize() below: only what genuinely differs from
 machine to machine or from run to run. (The walkthroughs' traces need no
-marker of this kind: cmake/teach_pages.cmake runs them into the pages at
+marker of this kind: cmake/pages_step.py runs them into the pages at
 every docs build.) The commands:
 
   PROGRAM ARGS...         a program of the build tree (BUILD), found by name

@@ -1,0 +1,137 @@
+"""A walkthrough's markers, filled in at build time (HTML comments, so
+GitHub shows nothing):
+
+  <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
+  <!-- trace TARGET ARGS... | expect REGEX -->
+      runs the explorer binary TARGET with ARGS and puts its trace in the
+      page. If the output does not match REGEX, the build fails: the prose
+      beside the trace no longer describes it. (Not strict, for a student's
+      copy of the step, the page says so instead: a copy under repair must
+      not stop its own build.) TARGET not built: the page says so.
+  <!-- graph TARGET ARGS... -->
+      runs TARGET with ARGS and --graph, and draws the execution graph of
+      the failure it finds (po, rf, sw, the race). No failure, no graph:
+      the build fails (a copy's page says so instead).
+"""
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import docs_render
+
+# The legend, before a page's first trace.
+LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the order its schedule chooses, and prints one numbered line per step: the text cites the lines by these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by its role). A step that touches shared memory names its source line (<code>event.c:55</code>), the operation, the object and the value read or written; <code>(took out: ...)</code> is the value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; <code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> are the memory orders the code asks for, and the explorer runs each under the C11 memory model: <code>(syncs with line 5)</code> marks an acquire that synchronized with the release on line 5, <code>(stale: reads line 3's store, not line 7's)</code> a load that read an older store than the newest, which C11 allows, and <code>[relaxed, weakened from acq_rel]</code> an order changed by <code>--weaken</code>. A data race names both accesses and the synchronization that is missing. <code>main:</code> lines (shaded) run on the main thread after both threads finished: the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and <code>--replay ID</code> runs that one schedule again.")
+
+TIMEOUT = 120  # seconds for one explorer run
+
+
+@dataclass
+class Walk:
+    """What a walkthrough's markers need: the step, its explorers, where graphs go."""
+    source: Path            # docs/walkthroughs/<STEP>.md, for messages
+    step: str
+    docs: Path              # docs/
+    graphs: Path            # where the graphs' .dot files go (Doxygen's DOTFILE_DIRS)
+    explorers: dict         # {target: binary}
+    have_dot: bool
+    strict: bool
+    legend_done: bool = False
+
+
+def fail(walk, msg):
+    sys.exit(f"{walk.source}: {msg}")
+
+
+def diagram(walk):
+    """The <!-- diagram --> marker's replacement."""
+    if not (walk.docs / "diagrams" / f"{walk.step}.dot").exists():
+        return f"*(No state diagram for this step yet: it goes in `docs/diagrams/{walk.step}.dot`.)*"
+    if walk.have_dot:
+        return f"\\dotfile {walk.step}.dot"
+    return f"*(The diagram is `docs/diagrams/{walk.step}.dot`: install Graphviz to see it here.)*"
+
+
+def run_explorer(walk, target, argv):
+    """The explorer's output (stdout and stderr, as produced) and its exit status."""
+    run = subprocess.run([walk.explorers[target]] + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         timeout=TIMEOUT)
+    return run.stdout.decode("utf-8", errors="replace"), run.returncode
+
+
+def tidy(trace, binary):
+    """The trace as the page shows it: the replay hint names ./TARGET, not
+    this machine's path; addresses (different each run) as 0x...; no
+    column padding at line ends."""
+    trace = trace.replace(str(Path(binary).parent) + "/", "./")
+    trace = re.sub(r"0x[0-9a-f]+", "0x...", trace)
+    trace = re.sub(r" +\n", "\n", trace)
+    return re.sub(r"\n+\Z", "", trace)
+
+
+def trace_block(walk, marker):
+    """A <!-- trace ... --> marker's replacement: the legend (first trace
+    only), the trace as a table, and a note if a copy's trace differs."""
+    m = re.fullmatch(r"<!-- trace ([A-Za-z0-9_]+) ([^|]*)[|] expect (.*) -->", marker)
+    if not m:
+        fail(walk, f"a trace marker is `<!-- trace TARGET ARGS... | expect REGEX -->`, not: {marker}")
+    target, args, expect = m.group(1), m.group(2).strip(), m.group(3)
+    if target not in walk.explorers:
+        return (f"*(This trace is generated from `{target} {args}`, which this build does not have: "
+                "configure with `-DLOCKSTEP_TESTS=ON`, or the explorer scenario is still to be written.)*")
+    trace, rc = run_explorer(walk, target, shlex.split(args))
+    note = ""
+    if not re.search(expect, trace, re.S):
+        if walk.strict:
+            fail(walk, f"`{target} {args}` (exit {rc}) no longer prints '{expect}', "
+                       f"which the walkthrough's prose relies on. Its output:\n{trace}")
+        note = ("\n\n*(This step is built from a copy, whose trace does not show what the text "
+                f"describes: it was to print `{expect}`.)*")
+    # HTML the page passes through untouched (\htmlonly): Doxygen must not read a trace as Markdown.
+    block = docs_render.walkthrough_trace(f"./{target} {args}", tidy(trace, walk.explorers[target]))
+    if not walk.legend_done:
+        block = f'\\htmlonly\n<p class="trace-legend">{LEGEND}</p>\n\\endhtmlonly\n\n{block}'
+        walk.legend_done = True
+    return block + note
+
+
+def graph_block(walk, marker, n):
+    """The n-th <!-- graph ... --> marker's replacement: the failing execution drawn."""
+    m = re.fullmatch(r"<!-- graph ([A-Za-z0-9_]+) (.*) -->", marker)
+    if not m:
+        fail(walk, f"a graph marker is `<!-- graph TARGET ARGS... -->`, not: {marker}")
+    target, args = m.group(1), m.group(2).strip()
+    name = f"{walk.step}-graph-{n}.dot"
+    walk.graphs.mkdir(parents=True, exist_ok=True)
+    if target not in walk.explorers:
+        return f"*(The execution graph of `{target} {args}` needs the explorer: configure with `-DLOCKSTEP_TESTS=ON`.)*"
+    subprocess.run([walk.explorers[target]] + shlex.split(args) + ["--graph", str(walk.graphs / name)],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+    if not (walk.graphs / name).exists():
+        if walk.strict:
+            fail(walk, f"`{target} {args}` wrote no execution graph: it no longer fails")
+        return f"*(This step is built from a copy, where `{target} {args}` does not fail: no graph to draw.)*"
+    if walk.have_dot:
+        return f'\\dotfile {name} "The failing execution, one column per thread: the legend under it says what each edge is"'
+    return f"*(The execution graph is written by `{target} {args} --graph FILE.dot`: install Graphviz to see it here.)*"
+
+
+def fill_markers(walk, page):
+    """The walkthrough's text with every marker replaced (whole-text
+    replacement, marker by marker: the page's other text stays as written)."""
+    page = page.replace("<!-- diagram -->", diagram(walk))
+    for marker in re.findall(r"<!-- trace [^\n]* -->", page):
+        page = page.replace(marker, trace_block(walk, marker))
+    for n, marker in enumerate(re.findall(r"<!-- graph [^\n]* -->", page), 1):
+        page = page.replace(marker, graph_block(walk, marker, n))
+    return page
+
+
+def explorers(listing):
+    """{target: binary} from the build's list (target=path lines), or {} without one."""
+    if not listing or not Path(listing).exists():
+        return {}
+    lines = Path(listing).read_text(encoding="utf-8").splitlines()
+    return dict(line.split("=", 1) for line in lines if "=" in line)

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""pages_course.py --src REPO --out DIR --site SITE --steps NAME=DIR... [options]:
+the pages of the course project (docs/Doxyfile.course.in), whose HTML is
+the site's root, build/<preset>/docs/:
+
+  OUT/index.md        the home page: where to start, then every step (article,
+                      what changes, its pages by their titles), then the
+                      course's other pages, by their titles
+  OUT/<path>          each document of sitemap.COURSE_DOCS that exists, labelled
+                      so that its page is <label>.html, its links rewritten
+                      to the site's pages
+  OUT/glossary.md     the glossary, the end of docs/labs/README.md, as a page
+  OUT/docs/litmus.md  docs/litmus.md, "Memory order through litmus tests"
+                      (litmus.html), its litmus markers filled in by
+                      cmake/docs_litmus.py: each test's RC11 states beside
+                      explore_litmus's, run now, and its graphs
+
+The pages of the reading order (sitemap.COURSE_READING) get their
+previous/next; every page is rewritten into what Doxygen 1.9 renders as
+written, its source names linked to their source pages (docs_render.py
+prep). The bar is the Doxygen header's: docs/CMakeLists.txt. Standard
+library only.
+"""
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+import docs_render  # noqa: E402 (beside this file)
+from lockstep_site import book, sitemap  # noqa: E402
+
+# The sources a course page may link by full path, besides the steps'.
+LINKABLE = ("common/include/lockstep/coro.h", "tests/mutants/logic.tsv", "tests/mutants/tsan.tsv",
+            "tests/mutants/explorer.tsv")
+
+# The home page's list of the course's other pages: (document or label, what it holds).
+OTHER_PAGES = (
+    ("litmus", "each classic shape of the memory model under each order and fence: RC11's answer beside the explorer's, run when these pages were built, with its execution graphs, and the steps that rely on it"),
+    ("docs/ERRATA.md", "every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"),
+    ("docs/MUTANTS.md", "every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"),
+    ("tests/explore/README.md", "how the walkthroughs' traces are made, and how to replay one"),
+    ("tests/explore/REFERENCE.md", "the explorer's reference: its options, its output, its model"),
+    ("docs/labs/README.md", "how to run a lab against your copy of a step"),
+    ("glossary", "the series' terms"),
+    ("docs/walkthroughs/README.md", "how a step gets its diagram, walkthrough and lab"),
+    ("tests/bench/cxx/README.md", "the C++ column of the benchmark tour: the articles' own code"),
+)
+
+HOME = """# lockstep: the course
+
+The lock-free coroutine primitives of Raymond Chen's *The Old New Thing*
+articles, rebuilt in C11 one step at a time. Each step is a complete copy of
+the library, one idea further than the step before; read it beside its
+article, in order.
+
+## Where to start
+
+Start with {first}, and read it beside its article. Then follow **next**
+at the bottom of each page: a step's README (the idea, the code's tour, the
+errata it fixes), its walkthrough (a state diagram and the schedule
+explorer's traces, printed from the real code when these pages were built),
+its lab (break-it exercises to run against your own copy, and questions),
+then the next step. The bar at the top of every page leads to any step, to
+the step's diff from the one before (the code first, the README last), its
+source files (every line numbered and linkable) and its API reference.
+
+To build and run it all yourself: `cmake --workflow --preset test` (every
+step's tests), `cmake --workflow --preset docs` (these pages and their
+checks), then `cmake --workflow --preset tour` (the benchmark tour), as the
+repository's README says.
+
+{start}
+
+## The steps
+
+{contents}
+## The course's other pages
+
+{others}"""
+
+
+class Course:
+    """The course's pages: the repository, where they go, how each is finished."""
+
+    def __init__(self, args):
+        self.src, self.out, self.args = Path(args.src), Path(args.out), args
+        self.docs = self.src / "docs"
+        self.steps = [tuple(s.split("=", 1)) for s in args.steps]
+        self.entries = [f"steps/{s}={d}" for s, d in self.steps]
+        self.entries += [f"{f}={self.src / f}" for f in LINKABLE]
+
+    def finish(self, text, label):
+        """The page's text with its previous/next, if it is in the reading order."""
+        pager = book.course_pager(self.steps, self.docs, self.src, label)
+        return book.with_pager(text, pager) if pager else text
+
+    def emit(self, rel_path, text, then=None):
+        """Writes the page (then runs `then` on the file) and rewrites it as Doxygen renders it."""
+        path = self.out / rel_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if then:
+            then(str(path))
+        docs_render.prep(str(path), ".", self.entries)
+
+
+def split_glossary(course, text):
+    """The labs README without its glossary, which becomes a page of its own."""
+    at = text.find("\n## Glossary\n")
+    if at <= 0:
+        return text
+    glossary = text[at + len("\n## Glossary\n"):]
+    text = text[:at].replace("the glossary below", "the [glossary](glossary.html)")
+    text += "\nThe series' terms are in the [glossary](glossary.html).\n"
+    glossary = ("# Glossary {#glossary}\n\nThe terms of the series, as the READMEs, walkthroughs and labs use them.\n"
+                + glossary)
+    course.emit("glossary.md", course.finish(glossary, "glossary"))
+    return text
+
+
+def document_pages(course):
+    """Each document of the course project, as the page <label>.html."""
+    for doc, label in sitemap.COURSE_DOCS.items():
+        if not (course.src / doc).exists():
+            continue
+        text = sitemap.site_label(sitemap.site_links((course.src / doc).read_text(encoding="utf-8"), doc, "."), label)
+        if label == "labs":
+            text = split_glossary(course, text)
+        # The mutation table: each mutant's verdicts right after it, in view.
+        course.emit(doc, course.finish(text, label), docs_render.verdicts_first if label == "mutants" else None)
+
+
+def litmus_page(course):
+    """Memory order through litmus tests: each <!-- litmus --> marker filled
+    in by docs_litmus.py, which fails if a test registered as agreeing with
+    RC11 no longer agrees."""
+    src = course.docs / "litmus.md"
+    if not src.exists():
+        return
+    out = course.out / "docs" / "litmus.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(sitemap.site_label(sitemap.site_links(src.read_text(encoding="utf-8"), "docs/litmus.md", "."),
+                                      "litmus"), encoding="utf-8")
+    a = course.args
+    litmus = course.src / "tests" / "explore" / "litmus"
+    cmd = [sys.executable, str(course.src / "cmake" / "docs_litmus.py"), str(out), str(out),
+           "--tests", str(litmus / "tests"), "--site", a.site, "--strict",
+           "--cmakelists", str(litmus / "CMakeLists.txt"), "--agree", a.litmus_agree]
+    cmd += ["--explorer", a.litmus_explorer] if a.litmus_explorer else []
+    cmd += ["--dot", a.dot] if a.dot else []
+    if subprocess.run(cmd).returncode != 0:
+        sys.exit(f"docs_litmus.py {src} failed: see above")
+    course.emit("docs/litmus.md", course.finish(out.read_text(encoding="utf-8"), "litmus"))
+
+
+def readme_rows(src):
+    """{step: (article, what changes)} from the top-level README's table
+    (`| [NN-name](steps/NN-name/README.md) | article | what changes |`)."""
+    rows = {}
+    for line in (src / "README.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^\| \[([0-9][0-9]-[^\]]*)\]\([^)]*\) \| (.*) \| (.*) \|$", line)
+        if m:
+            rows[m.group(1)] = (m.group(2), m.group(3))
+    return rows
+
+
+def step_entry(course, step, step_dir, prev, rows):
+    """A step's lines of the home page's list: its README, walkthrough, lab and diff."""
+    article, what = rows.get(step, ("", ""))
+    out = f"- **[{sitemap.md_title(Path(step_dir) / 'README.md')}]({step}/html/index.html)**"
+    out += f": {what} ({article})\n" if article else "\n"
+    for directory, page in (("walkthroughs", "walkthrough"), ("labs", "lab")):
+        src = course.docs / directory / f"{step}.md"
+        if src.exists():
+            out += f"  - [{sitemap.md_title(src)}]({step}/html/{page}.html)\n"
+    if prev and course.args.diff_pages:
+        out += f"  - [The diff from {prev} to {step}](diffs/{prev}..{step}.html)\n"
+    elif prev:
+        out += (f"  - The diff from {prev} to {step}: [the code](diffs/{prev}..{step}.code.diff), "
+                f"[with the README](diffs/{prev}..{step}.diff)\n")
+    return out
+
+
+def other_pages(course):
+    """The home page's list of the course's other pages, by their titles."""
+    out = ""
+    for doc, what in OTHER_PAGES:
+        if doc == "litmus" and (course.out / "docs" / "litmus.md").exists():
+            out += f"- [{sitemap.md_title(course.docs / 'litmus.md')}](litmus.html): {what}\n"
+        elif doc == "glossary" and (course.out / "glossary.md").exists():
+            out += f"- [Glossary](glossary.html): {what}\n"
+        elif "/" in doc and (course.src / doc).exists():
+            out += f"- [{sitemap.md_title(course.src / doc)}]({sitemap.site_page(doc)}): {what}\n"
+    return out
+
+
+def home_page(course):
+    """index.md: where to start, every step and its pages, the course's other pages."""
+    rows, contents, prev = readme_rows(course.src), "", None
+    for step, step_dir in course.steps:
+        contents += step_entry(course, step, step_dir, prev, rows)
+        prev = step
+    first_step, first_dir = course.steps[0]
+    title = sitemap.md_title(Path(first_dir) / "README.md")
+    start = book.doxygen_pager(None, (f"{first_step}/html/index.html", title), "start here")
+    course.emit("index.md", HOME.format(first=f"[{title}]({first_step}/html/index.html)", start=start,
+                                        contents=contents, others=other_pages(course)))
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--src", required=True, help="the repository")
+    p.add_argument("--out", required=True, help="the pages' directory (COURSE_PAGES); emptied first")
+    p.add_argument("--site", required=True, help="the site's root (the litmus graphs go in SITE/litmus)")
+    p.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
+    p.add_argument("--diff-pages", action="store_true", help="the diffs have HTML pages (Pygments is there)")
+    p.add_argument("--litmus-explorer", help="explore_litmus (none: the litmus page says the runs are missing)")
+    p.add_argument("--litmus-agree", default="", help="the litmus tests registered as agreeing with RC11, ,-separated")
+    p.add_argument("--dot", help="Graphviz's dot, to draw the litmus graphs")
+    return p.parse_args()
+
+
+def main():
+    course = Course(parse_args())
+    shutil.rmtree(course.out, ignore_errors=True)
+    document_pages(course)
+    litmus_page(course)
+    home_page(course)
+
+
+if __name__ == "__main__":
+    main()
