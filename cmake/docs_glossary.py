@@ -12,7 +12,7 @@ at its first use on the page only, the way a book marks a term once:
       fails if an entry this module links to has no anchor there.
 
 The renderer calls link_lines(lines, href) on a page's lines after its own
-pass (docs_render.py prep). Left alone: headings, code blocks, HTML and
+pass (lockstep_site/prep.py). Left alone: headings, code blocks, HTML and
 \\htmlonly blocks, comments, links, and code spans other than an order's
 name (`relaxed`, `memory_order_acquire`, ...). Standard library only.
 """

@@ -17,8 +17,8 @@ the site's root, build/<preset>/docs/:
 
 The pages of the reading order (sitemap.COURSE_READING) get their
 previous/next; every page is rewritten into what Doxygen 1.9 renders as
-written, its source names linked to their source pages (docs_render.py
-prep). The bar is the Doxygen header's: docs/CMakeLists.txt. Standard
+written, its source names linked to their source pages
+(lockstep_site/prep.py). The bar is the Doxygen header's: docs/CMakeLists.txt. Standard
 library only.
 """
 import argparse
@@ -29,8 +29,7 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
-import docs_render  # noqa: E402 (beside this file)
-from lockstep_site import book, sitemap  # noqa: E402
+from lockstep_site import book, mutants, prep, sitemap  # noqa: E402 (beside this file)
 
 # The sources a course page may link by full path, besides the steps'.
 LINKABLE = ("common/include/lockstep/coro.h", "tests/mutants/logic.tsv", "tests/mutants/tsan.tsv",
@@ -104,7 +103,7 @@ class Course:
         path.write_text(text, encoding="utf-8")
         if then:
             then(str(path))
-        docs_render.prep(str(path), ".", self.entries)
+        prep.prep(str(path), ".", self.entries)
 
 
 def split_glossary(course, text):
@@ -130,7 +129,7 @@ def document_pages(course):
         if label == "labs":
             text = split_glossary(course, text)
         # The mutation table: each mutant's verdicts right after it, in view.
-        course.emit(doc, course.finish(text, label), docs_render.verdicts_first if label == "mutants" else None)
+        course.emit(doc, course.finish(text, label), mutants.verdicts_first if label == "mutants" else None)
 
 
 def litmus_page(course):

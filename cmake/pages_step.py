@@ -14,7 +14,7 @@ site's page for its target (lockstep_site/sitemap.py); each page gets its
 previous/next in the course's reading order (lockstep_site/book.py); a
 walkthrough's markers are run (lockstep_site/walkthrough.py); then each
 page is rewritten into what Doxygen 1.9 renders as written, its source
-names linked to their source pages (docs_render.py prep). The site's bar
+names linked to their source pages (lockstep_site/prep.py). The site's bar
 is the Doxygen header's: docs/CMakeLists.txt. Standard library only.
 """
 import argparse
@@ -24,8 +24,7 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
-import docs_render  # noqa: E402 (beside this file)
-from lockstep_site import book, sitemap, walkthrough  # noqa: E402
+from lockstep_site import book, prep, sitemap, walkthrough  # noqa: E402 (beside this file)
 
 
 def read(path):
@@ -59,12 +58,12 @@ class Step:
         return book.with_pager(text, pager)
 
     def emit(self, rel_path, text):
-        """Writes the page and rewrites it as Doxygen renders it (docs_render.py prep)."""
+        """Writes the page and rewrites it as Doxygen renders it (prep.py)."""
         entries = [f"+steps/{self.name}={self.dir}"]
         if self.common:
             entries.append(f"+common/include/lockstep/coro.h={self.common}/include/lockstep/coro.h")
         write(self.out / rel_path, text)
-        docs_render.prep(str(self.out / rel_path), self.html_dir, entries)
+        prep.prep(str(self.out / rel_path), self.html_dir, entries)
 
 
 def raw_details(text):

@@ -4,7 +4,7 @@
 The list is Markdown: an item ("- `path`: what changed", or "* ...") names
 a file; lines indented under an item continue its note; any other text in
 the section is a paragraph after the list. step_diff.cmake (the test that
-the list is the real diff) and docs_render.py (the diff pages' notes) both
+the list is the real diff) and lockstep_site/diff_page.py (the diff pages' notes) both
 read the list here.
 
   step_readme.py files-changed README

@@ -1,5 +1,8 @@
-"""The course site's page generation (docs/CMakeLists.txt calls the
-entry points beside this package in cmake/: pages_step.py, pages_course.py).
+"""The course site's page generation. docs/CMakeLists.txt calls the entry
+points beside this package in cmake/, one per kind of page: pages_step.py
+(a step's README, deep page, walkthrough, lab), pages_course.py (the home
+page and the course's documents), pages_source.py (the source pages),
+pages_diff.py (a diff page).
 
 Modules:
   sitemap      where each repository document lives in the site, and a
@@ -8,5 +11,12 @@ Modules:
                the previous/next pager every page carries
   walkthrough  a walkthrough's markers: the state diagram, the explorer's
                traces and execution graphs, run at build time
+  traces       an explorer trace as the pages show it: a table, a column per thread
+  prep         a Markdown page rewritten into what Doxygen 1.9 renders as written
+  markdown     Markdown read by the site: code spans, a line as HTML, table cells
+  mutants      the mutation table's columns, its verdicts first
+  html_page    the pages the site writes itself: the document, its style, the bar
+  source_pages the source pages and each step's list of its files
+  diff_page    a diff page
 Standard library only.
 """

@@ -1,0 +1,179 @@
+"""The diff pages: SITE/diffs/<prev>..<this>.html, `diff -ruN` of two step
+directories, one section per file, the code first and the README last,
+each beside what the step README's "Files changed" list says of it;
+coloured by Pygments' diff lexer (required), a new file highlighted as its
+own language, the README's diff rendered as the reader reads it.
+"""
+import html
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import step_readme
+from lockstep_site.book import pager_html as pager
+from lockstep_site.html_page import nav, page, rel
+from lockstep_site.markdown import fenced, inline_md
+
+try:
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import DiffLexer, get_lexer_for_filename
+    from pygments.util import ClassNotFound
+except ImportError:  # no diff pages: configure asks for them only with Pygments
+    highlight = None
+
+
+def file_chunks(prev, prev_dir, this, this_dir):
+    """{file: its part of `diff -ruN` of the two steps}, the headers without timestamps."""
+    # diff runs in a directory holding both steps under their names, so that
+    # the headers read `--- 05-intrusive-list/src/event.c`, as in the README's command.
+    a, b = os.path.abspath(prev_dir), os.path.abspath(this_dir)
+    parent = os.path.dirname(b)
+    if os.path.dirname(a) == parent and os.path.basename(a) == prev and os.path.basename(b) == this:
+        args, cwd = [prev, this], parent
+    else:  # a student's copy somewhere else
+        args, cwd = [a, b], None
+    run = subprocess.run(["diff", "-ruN"] + args, cwd=cwd, capture_output=True, text=True)
+    if run.returncode > 1:
+        sys.exit(f"diff failed: {run.stderr}")
+    # One chunk per file: each starts at its "diff -ruN" line.
+    chunks = {}
+    for chunk in re.split(r"(?m)^(?=diff -ruN )", run.stdout):
+        m = re.match(r"diff -ruN \S+? (\S+)\n", chunk)
+        if not m:
+            continue
+        name = os.path.relpath(m.group(1), args[1]) if cwd is None else m.group(1).split("/", 1)[1]
+        # The headers' timestamps are the checkout's, not the step's: out.
+        chunks[name] = re.sub(r"(?m)^((?:---|\+\+\+) \S+)\t.*$", r"\1", chunk)
+    return chunks
+
+
+def code_first(name):
+    """The order of a diff's files: the headers, then the sources, then the rest, the README last."""
+    return (name == "README.md", not name.startswith("include/"), not name.startswith("src/"), name)
+
+
+def web_link(url):
+    """A README's link, from the diff page: the web's only."""
+    return url if re.match(r"https?:", url) else None
+
+
+def file_section(d, name, text, notes):
+    """One file's section: its name (a link to its source page), what the README says of it, its diff."""
+    anchor = "f-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
+    title = html.escape(name)
+    if name != "README.md" and os.path.isfile(os.path.join(d.this_dir, name)):  # its source page
+        title = f'<a href="{rel(d.site, d.out, f"src/steps/{d.this}/{name}.html")}">{title}</a>'
+    new_file = not os.path.exists(os.path.join(d.prev_dir, name))
+    note = notes.get(name, "(The README's list says nothing of this file.)")
+    if name == "README.md":
+        note = "The step's README: the article, the idea, what the step fixes and how its tests show it."
+        rendered = markdown_diff(text, os.path.join(d.prev_dir, name), os.path.join(d.this_dir, name))
+        shown = f'<div class="diff md">{rendered}</div>'
+    elif new_file and os.path.isfile(os.path.join(d.this_dir, name)):
+        shown = f'<div class="diff new"><pre>{highlight_file(os.path.join(d.this_dir, name), name)}</pre></div>'
+    else:
+        shown = f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), HtmlFormatter(nowrap=True))}</pre></div>'
+    badge = '<span class="badge">new file</span>' if new_file else ""
+    return (f'<section class="file{" added" if new_file else ""}" id="{anchor}">'
+            f'<div class="note"><h2>{title}</h2>{badge}{inline_md(note, web_link)}</div>'
+            f'{shown}</section>')
+
+
+def toc_row(name, text):
+    """The table of contents' row of a file: its name, lines added and removed."""
+    lines = text.split("\n")
+    added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
+    removed = sum(1 for line in lines if line.startswith("-") and not line.startswith("---"))
+    anchor = "f-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
+    return (f'<tr><td><a href="#{anchor}"><code>{html.escape(name)}</code></a></td>'
+            f'<td class="add">+{added}</td><td class="del">-{removed}</td></tr>')
+
+
+def diff_pager(steps, this):
+    """Previous and next: the diffs in step order."""
+    i = steps.index(this) if this in steps else -1
+    before = (f"{steps[i - 2]}..{steps[i - 1]}.html", f"The diff from {steps[i - 2]} to {steps[i - 1]}") if i > 1 else None
+    after = (f"{this}..{steps[i + 1]}.html", f"The diff from {this} to {steps[i + 1]}") if 0 <= i < len(steps) - 1 else None
+    return pager(before, after)
+
+
+@dataclass
+class Diff:
+    """The two steps a diff page compares, and where it goes."""
+    site: object
+    prev: str
+    prev_dir: str
+    this: str
+    this_dir: str
+
+    @property
+    def out(self):
+        return f"diffs/{self.prev}..{self.this}.html"
+
+
+def diff_page(site, prev, prev_dir, this, this_dir):
+    """SITE/diffs/<prev>..<this>.html."""
+    d = Diff(site, prev, prev_dir, this, this_dir)
+    chunks = file_chunks(prev, prev_dir, this, this_dir)
+    notes, after = step_readme.files_changed(os.path.join(this_dir, "README.md"))
+    names = sorted(chunks, key=code_first)
+    plain = (f'Plain text: <a href="{prev}..{this}.code.diff">the code</a>, '
+             f'<a href="{prev}..{this}.diff">with the README</a>. '
+             f'The same from a shell: <code>diff -ruN steps/{prev} steps/{this}</code>.')
+    body = (f"<p>What step {this} changes in step {prev}, file by file: the headers and the code first, "
+            f"the README last. Beside each file, what the README's "
+            f"<a href=\"../{this}/html/index.html\">Files changed</a> list says of it. {plain}</p>\n"
+            + (f"<p>{inline_md(after)}</p>\n" if after else "")
+            + f'<table class="toc">{"".join(toc_row(n, chunks[n]) for n in names)}</table>\n'
+            + "\n".join(file_section(d, n, chunks[n], notes) for n in names))
+    links = diff_pager(site.steps, this)
+    page(os.path.join(site.root, d.out), f"The diff from {prev} to {this}", nav(site, d.out, this), links + body + links,
+         HtmlFormatter().get_style_defs(".diff") + HtmlFormatter().get_style_defs(".new"), wide=True)
+
+
+def markdown_diff(text, old_path, new_path):
+    """A README's diff as the reader reads the README: each line rendered
+    (code, emphasis, links, headings), wrapping, marked added, removed or
+    unchanged; a line of a code block (in its file: a hunk may start inside
+    one) as code, a fence as nothing."""
+    rows, code = [], (fenced(old_path), fenced(new_path))
+    old_n = new_n = 0
+    for line in text.rstrip("\n").split("\n"):
+        if line.startswith(("diff -ruN", "--- ", "+++ ")):
+            continue
+        m = re.match(r"^@@ -(\d+)(?:,\d+)? \+(\d+)", line)
+        if m:
+            old_n, new_n = int(m.group(1)), int(m.group(2))
+            rows.append(f'<div class="hunk">{html.escape(line)}</div>')
+            continue
+        kind = {"+": "add", "-": "del"}.get(line[:1], "ctx")
+        fence = old_n in code[0] if kind == "del" else new_n in code[1]
+        if kind != "add":
+            old_n += 1
+        if kind != "del":
+            new_n += 1
+        body = line[1:]
+        if body.strip().startswith(("```", "~~~")):
+            body = ""
+        elif fence or body.startswith("    ") and not body.lstrip().startswith(("-", "*")):
+            body = f"<code>{html.escape(body)}</code>"
+        else:
+            body = inline_md(body, web_link)
+        rows.append(f'<div class="{kind}{" code" if fence or body.startswith("<code>") else ""}">'
+                    f'<span class="mark">{html.escape(line[:1] or " ")}</span>{body or "&nbsp;"}</div>')
+    return "\n".join(rows)
+
+
+def highlight_file(path, name):
+    """A file the step adds, highlighted as its own language (not as a
+    block of + lines)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    try:
+        lexer = get_lexer_for_filename(name, stripnl=False)
+    except ClassNotFound:
+        return html.escape(text)
+    return highlight(text, lexer, HtmlFormatter(nowrap=True))

@@ -1,0 +1,145 @@
+"""The pages the site writes itself, not Doxygen (the source pages, the
+diff pages): one HTML document each, with the site's bar at the top and
+the look of the Doxygen pages (the bar's and the pager's rules read from
+docs/lockstep.css, never repeated here).
+"""
+import functools
+import html
+import os
+import re
+from dataclasses import dataclass
+
+
+# The bar and the pager look as on the Doxygen pages: their rules are read
+# from docs/lockstep.css (site_nav_css), never repeated here.
+STYLE = """
+body { font-family: Roboto, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #222; font-size: 15.6px; }
+a { color: #1f5fad; }
+main { max-width: 1000px; margin: 0 auto; padding: .4em 1.2rem 2em; box-sizing: border-box; }
+main.wide { max-width: 1400px; }
+main > p { max-width: 46rem; line-height: 1.6; }
+h1 { font-size: 2rem; font-weight: 600; margin: 1.2rem 0 .6rem; }
+h2 { font-size: 1rem; margin: 0 0 .4em; font-family: 'DejaVu Sans Mono', monospace; }
+code, pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 13px; }
+pre { margin: 0; line-height: 1.4; }
+.src { border: 1px solid #c4cfe5; background: #fbfcfd; overflow-x: auto; padding: .4em 0; }
+.src .l { display: block; white-space: pre; padding-right: 1em; }
+.src .l:target { background: #fff3b0; }
+.src a.ln { display: inline-block; width: 3.2em; margin-right: 1em; text-align: right;
+            color: #999; text-decoration: none; user-select: none; }
+.src a.ln:hover { color: #1f5fad; }
+.files td { padding: .15em 1.2em .15em 0; }
+.file { display: grid; grid-template-columns: 17em minmax(0, 1fr); gap: 1em; align-items: start; margin-bottom: 1.2em; }
+.note { position: sticky; top: 0; font-size: 90%; background: #f7f7ee; border-left: 3px solid #cc9; padding: .4em .7em; }
+.diff { border: 1px solid #c4cfe5; overflow-x: auto; padding: .3em .5em; background: #fbfcfd; }
+.toc td { padding: .1em .8em .1em 0; }
+.add { color: #1a7f37; } .del { color: #cf222e; }
+/* A file the step adds: its own code, highlighted, on a green rule. */
+.file.added .diff { border-left: 4px solid #2da44e; }
+.badge { display: inline-block; font-size: 80%; background: #dafbe1; color: #116329; border: 1px solid #2da44e;
+  border-radius: 3px; padding: 0 .4em; margin-bottom: .3em; }
+/* The README's diff, rendered: lines wrap. */
+.diff.md { font-size: 15px; line-height: 1.5; }
+.diff.md div { white-space: pre-wrap; overflow-wrap: anywhere; padding: 0 .4em 0 1.6em; text-indent: -1.2em; }
+.diff.md div.add { background: #e6ffec; color: inherit; }
+.diff.md div.del { background: #ffebe9; color: inherit; }
+.diff.md div.hunk { color: #777; font-family: monospace; font-size: 12px; }
+.diff.md .mark { display: inline-block; width: 1.2em; text-indent: 0; font-family: monospace; color: #777; }
+.diff.md code { font-size: 13px; }
+.diff.md div.code code { white-space: pre-wrap; background: none; }
+/* Printed: a long line wraps at the paper's edge instead of being cut. */
+@media print { .src .l, .diff pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .src, .diff { overflow: visible; } }
+@media (max-width: 900px) { .file { grid-template-columns: 1fr; } }
+h1 { overflow-wrap: anywhere; }
+/* A phone: a long line wraps under itself rather than widen the page. */
+@media (max-width: 700px) { main { padding: .4em .5rem 2em; }
+  .src .l { white-space: pre-wrap; overflow-wrap: anywhere; } }
+"""
+
+
+LOCKSTEP_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "docs", "lockstep.css")
+
+
+def css_rules(text):
+    """The top-level rules of a style sheet, (selector, whole rule) each, comments dropped."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    rules, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                rule = text[start:i + 1].strip()
+                rules.append((rule.split("{", 1)[0].strip(), rule))
+                start = i + 1
+    return rules
+
+
+@functools.lru_cache(maxsize=None)
+def site_nav_css():
+    """docs/lockstep.css's rules for the bar and the pager (and the widths they use)."""
+    with open(LOCKSTEP_CSS, encoding="utf-8") as f:
+        rules = css_rules(f.read())
+    return "\n".join(rule for sel, rule in rules
+                     if sel == "html" or sel.startswith(("nav.lockstep-bar", "nav.pager"))) + "\n"
+
+
+WIDE = ' class="wide"'
+HERE = ' class="here"'
+
+
+@dataclass
+class Site:
+    """The site being written: its root, every step's name in order, the repository's docs/."""
+    root: str
+    steps: list
+    docs: str
+
+
+def page(path, title, nav, body, extra_css="", wide=False):
+    """Writes one page: its title, the bar (nav's HTML), the body in the reading column."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
+                f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
+                f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
+                f"{body}\n</main>\n</body></html>\n")
+
+
+def rel(site, frm, to):
+    """The link from page `frm` to page `to`, both paths from the site's root."""
+    return os.path.relpath(os.path.join(site.root, to), os.path.dirname(os.path.join(site.root, frm)))
+
+
+def step_links(site, r, step):
+    """The bar's links to a step's own pages: README, walkthrough and lab
+    (those docs/ has), diff, sources, API."""
+    i = site.steps.index(step)
+    pages = [f'<b>{html.escape(step)}</b>:', f'<a href="{r(step + "/html/index.html")}">README</a>']
+    for directory, name, label in (("walkthroughs", "walkthrough.html", "walkthrough"), ("labs", "lab.html", "lab")):
+        if os.path.isfile(os.path.join(site.docs, directory, f"{step}.md")):
+            pages.append(f'<a href="{r(step + "/html/" + name)}">{label}</a>')
+    if i > 0:
+        pages.append(f'<a href="{r("diffs/" + site.steps[i - 1] + ".." + step + ".html")}">diff</a>')
+    pages.append(f'<a href="{r("src/steps/" + step + "/index.html")}">sources</a>')
+    pages.append(f'<a href="{r(step + "/html/files.html")}">API</a>')
+    return f'<span class="pages">{" ".join(pages)}</span>'
+
+
+def nav(site, here, step=None):
+    """The site's bar on page `here` (the Doxygen pages' is docs/CMakeLists.txt's):
+    home, the steps, and the step's own pages (else the course's main pages)."""
+    r = lambda to: rel(site, here, to)
+    links = " ".join(f'<a{HERE if s == step else ""} href="{r(s + "/html/index.html")}" '
+                     f'title="{html.escape(s)}">{s[:2]}</a>' for s in site.steps)
+    items = [f'<a class="brand" href="{r("index.html")}">lockstep</a>', f'<span class="steps">steps {links}</span>']
+    if step in site.steps:
+        items.append(step_links(site, r, step))
+    else:
+        items.append(f'<span class="pages"><a href="{r("errata.html")}">errata</a> '
+                     f'<a href="{r("mutants.html")}">mutation table</a> <a href="{r("explorer.html")}">explorer</a></span>')
+    return "".join(items)

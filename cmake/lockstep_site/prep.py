@@ -1,0 +1,147 @@
+"""A Markdown page (a copy in the build tree) rewritten into what Doxygen 1.9
+renders as written: a heading holding `code` becomes an HTML heading
+(Doxygen prints a heading's markup as text: "<tt>"); a ``double-backtick``
+span becomes <code> (one that quotes Markdown, backticks and all, becomes
+that Markdown: what a table cell shows); straight quotes around a code span
+become curly ones (Doxygen reads nothing inside "..."); a "file:" that is no
+link is escaped (Doxygen makes `file:line` an href); a code span naming a
+source file the site shows (`src/task.c`, `event.c:55`) becomes a link to
+its source page, line anchor included; a quoted explorer trace becomes a
+table; each memory-model term is linked to the glossary at its first use.
+"""
+import html
+import os
+import re
+
+import docs_glossary
+from lockstep_site.markdown import html_code, spans
+from lockstep_site.traces import trace_table
+
+
+class Sources:
+    """The source pages a code span may name: {site path: ...} and how to find one."""
+
+    def __init__(self, entries):
+        self.paths, self.own, self.own_dir = set(), [], ""
+        for entry in entries:
+            own = entry.startswith("+")  # the page's own step (and coro.h): short names are looked up there
+            site_path, disk = entry.lstrip("+").split("=", 1)
+            if os.path.isdir(disk):
+                self.own_dir = self.own_dir or (site_path if own else "")
+                for d, _, names in os.walk(disk):
+                    for n in names:
+                        if n != "README.md":
+                            self.add(f"{site_path}/{os.path.relpath(os.path.join(d, n), disk)}", own)
+            elif os.path.isfile(disk):
+                self.add(site_path, own)
+
+    def add(self, path, own):
+        self.paths.add(path)
+        if own:
+            self.own.append(path)
+
+    def find(self, name):
+        """The site path a name in a code span means, or None."""
+        if name in self.paths:
+            return name
+        if self.own_dir and f"{self.own_dir}/{name}" in self.paths:
+            return f"{self.own_dir}/{name}"
+        if "/" not in name:  # a short name: unique among the page's own step (and coro.h)
+            found = [p for p in self.own if os.path.basename(p) == name]
+            if len(found) == 1:
+                return found[0]
+        return None
+
+
+def link_code(code, sources, page_dir):
+    """A code span `src/task.c` or `event.c:55` as a link to its source page, else unchanged."""
+    m = re.match(r"^`([A-Za-z0-9_./-]+\.(?:c|h|txt|tsv))(?::(\d+)(?:-\d+)?)?`$", code)
+    if not m or sources is None:
+        return code
+    found = sources.find(m.group(1))
+    if not found:
+        return code
+    target = os.path.relpath(f"src/{found}.html", page_dir)
+    return f"[{code}]({target}{'#L' + m.group(2) if m.group(2) else ''})"
+
+
+def code_heading(line):
+    """A heading with code in it as an HTML heading (## is Doxygen's <h1> in a page), else None."""
+    m = re.match(r"^(#{2,4}) +(.*?)(?: +\{#([\w-]+)\})? *$", line)
+    if not (m and "`" in m.group(2)):
+        return None
+    level = len(m.group(1)) - 1
+    ident = f' id="{m.group(3)}"' if m.group(3) else ""
+    title = html_code(m.group(2).replace('"', "\u201c", 1).replace('"', "\u201d", 1))
+    return f"<h{level}{ident}>{title}</h{level}>"
+
+
+def curly_quotes(parts):
+    """[[is_code, text]]: straight quotes around a code span made curly
+    (Doxygen renders nothing between "...")."""
+    quotes = [(i, j) for i, (is_code, t) in enumerate(parts) if not is_code for j, c in enumerate(t) if c == '"']
+    parts = [list(p) for p in parts]
+    for k in range(0, len(quotes) - 1, 2):
+        (i1, j1), (i2, j2) = quotes[k], quotes[k + 1]
+        if any(parts[i][0] for i in range(i1, i2 + 1)):
+            t1 = parts[i1][1]
+            parts[i1][1] = t1[:j1] + "\u201c" + t1[j1 + 1:]
+            t2 = parts[i2][1]
+            parts[i2][1] = t2[:j2] + "\u201d" + t2[j2 + 1:]
+    return parts
+
+
+def code_span(t, sources, page_dir, in_link):
+    """A code span as Doxygen 1.9 shows it: ``...`` (which it lacks) as
+    <code> (or the Markdown it quotes), a source file's name as a link."""
+    if t.startswith("``"):
+        inner = t[2:-2].strip()
+        if "`" in inner:  # Markdown quoted as the reader sees it rendered (a table cell): render it
+            return inner
+        return "<code>" + html.escape(inner, quote=False) + "</code>"
+    return t if in_link else link_code(t, sources, page_dir)
+
+
+def prep_line(line, sources, page_dir):
+    """A line of Markdown text (not code, not HTML) as Doxygen 1.9 renders it as written."""
+    heading = code_heading(line)
+    if heading:
+        return heading
+    out, depth = [], 0
+    for is_code, t in curly_quotes(spans(line)):
+        if is_code:
+            t = code_span(t, sources, page_dir, depth > 0)
+        else:
+            depth += t.count("[") - t.count("]")
+        out.append(re.sub(r"(?<![%\w/])file:(?!//)", "%file:", t))
+    return "".join(out)
+
+
+def prep(path, page_dir, entries):
+    """Rewrites the page at path (its directory from the site's root: page_dir); entries are
+    the source pages its code spans may name, SITE_PATH=DISK, +SITE_PATH=DISK for its own step."""
+    sources = Sources(entries) if entries else None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    fence, out, block = None, [], []
+    for line in lines:
+        m = re.match(r"^\s*(```+|~~~+)", line)
+        if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
+            if fence is None:
+                fence, block = m.group(1), [line]
+            else:  # the block's end: a trace becomes a table
+                fence = None
+                table = trace_table(block[1:], sources, page_dir)
+                out += table if table else block + [line]
+            continue
+        if fence is not None:
+            block.append(line)
+        elif "\\htmlonly" not in line:
+            out.append(prep_line(line, sources, page_dir))
+        else:
+            out.append(line)
+    out += block if fence is not None else []
+    if os.path.basename(path) != "glossary.md":  # each memory-model term linked at its first use
+        out = docs_glossary.link_lines(out, os.path.relpath("glossary.html", page_dir))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(out))

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""pages_diff.py --site SITE --docs DOCS --steps NAME=DIR... --prev NAME --this NAME:
+the diff page SITE/diffs/<prev>..<this>.html: `diff -ruN` of the two
+steps, one section per file, the code first and the README last, each
+beside what the step README's "Files changed" list says of it, between
+the previous and the next diff (lockstep_site/diff_page.py). Needs
+Pygments (configure asks for diff pages only when it is there).
+"""
+import argparse
+import sys
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+from lockstep_site import diff_page  # noqa: E402 (beside this file)
+from lockstep_site.html_page import Site  # noqa: E402
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
+    p.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
+    p.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
+    p.add_argument("--prev", required=True, help="the step before")
+    p.add_argument("--this", required=True, help="the step the page shows")
+    return p.parse_args()
+
+
+def main():
+    args = parse_args()
+    if diff_page.highlight is None:
+        sys.exit("pages_diff.py: Pygments is not installed (apt install python3-pygments)")
+    dirs = dict(s.split("=", 1) for s in args.steps)
+    site = Site(args.site, list(dirs), args.docs)
+    diff_page.diff_page(site, args.prev, dirs[args.prev], args.this, dirs[args.this])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""pages_source.py --site SITE --docs DOCS --steps NAME=DIR... --files PATH=FILE...:
+the source pages, SITE/src/<PATH>.html for each FILE (every file of every
+step but its README, common/'s coro.h, the files the course links to):
+each line numbered and an anchor #L<n>, highlighted by Pygments when it is
+installed; each step's list of its files, SITE/src/steps/<step>/index.html;
+and SITE/src/.sources, which tests/docs/check_browser.py reads
+(lockstep_site/source_pages.py). Standard library, plus Pygments if there.
+"""
+import argparse
+import sys
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+from lockstep_site.html_page import Site  # noqa: E402 (beside this file)
+from lockstep_site.source_pages import source_pages  # noqa: E402
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
+    p.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
+    p.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order (the bar)")
+    p.add_argument("--files", nargs="+", required=True, help="each page's path in the site and its file: PATH=FILE")
+    return p.parse_args()
+
+
+def main():
+    args = parse_args()
+    site = Site(args.site, [s.split("=", 1)[0] for s in args.steps], args.docs)
+    source_pages(site, [tuple(f.split("=", 1)) for f in args.files])
+
+
+if __name__ == "__main__":
+    main()
