@@ -412,7 +412,7 @@ PRINTED = r"src/(steps/(03|07)-|common/|tests/mutants/)"
 PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
 
 # The reading order's pages beyond the steps, after step 07's lab.
-COURSE_ORDER = ["litmus.html", "explorer.html", "mutants.html", "errata.html", "glossary.html"]
+COURSE_ORDER = ["litmus.html", "explorer.html", "explorer_reference.html", "mutants.html", "errata.html", "glossary.html"]
 
 
 def skip(reason):
