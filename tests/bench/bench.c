@@ -1,6 +1,7 @@
 /*
  * bench.c -- the lockstep benchmark, compiled for every step: the program
- * (its options, the table of workloads). Its files: bench.h.
+ * (the table of workloads, a run of one; the command line and the process
+ * harness are harness.c's, shared with the C++ column). Its files: bench.h.
  *
  * The workloads (what each timed region holds, per op):
  *   task_ready         co_await a task that has already completed, release it
@@ -49,7 +50,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 static sample w_task_ready(size_t k, size_t n) { (void)k; return task_ready(n); }
 static sample w_task_suspend(size_t k, size_t n) { (void)k; return task_suspend(n); }
@@ -98,105 +98,51 @@ static size_t make_table(workload *t)
     return n;
 }
 
-/* A filter matches as a substring; a trailing '$' anchors it at the end. */
-static bool wanted(const char *name, char *const *filters, int nfilters)
+/* The child: one warm-up pass and one timed pass of `w`, then its RESULT
+ * line (the counting build adds what one op was made of to the note). */
+static int run_one(const workload *w, const harness_options *o)
 {
-    if (nfilters == 0)
-        return true;
-    for (int i = 0; i < nfilters; ++i) {
-        size_t len = strlen(filters[i]);
-        bool anchored = len > 0 && filters[i][len - 1] == '$';
-        size_t want = anchored ? len - 1 : len;
-        if (want == 0)
-            return true;
-        char pat[64];
-        snprintf(pat, sizeof pat, "%.*s", (int)want, filters[i]);
-        for (const char *p = strstr(name, pat); p; p = strstr(p + 1, pat))
-            if (!anchored || p[want] == '\0')
-                return true;
+    harness_child_setup(o->multi_threaded, o->keep_heap);
+    w->run(w->k, o->n); /* warm-up: page in the heap, warm caches and predictors */
+    int64_t live0 = lockstep_alloc_live();
+    counts_reset();
+    sample s = w->run(w->k, o->n);
+    int64_t leaked = lockstep_alloc_live() - live0;
+    if (leaked != 0) {
+        s.ok = false;
+        add_note(&s, " LEAKED %lld allocations;", (long long)leaked);
     }
-    return false;
+    counts_note(&s);
+    harness_print_result(s.ns_per_op, s.allocs_per_op, s.ok, s.note);
+    return 0;
 }
 
-/* The command line (see the top of this file). */
-typedef struct options {
-    size_t n;
-    int runs;
-    bool keep_heap, multi_threaded, help;
-    const char *one; /* --one NAME: a child; "" for --list */
-    char *filters[64];
-    int nfilters;
-} options;
-
-static options parse_options(int argc, char **argv)
+/* The report's first lines: the step, the compiler, then the method (harness.c). */
+static void print_header(const harness_options *o)
 {
-    options o = {.n = 1000000, .runs = 5, .keep_heap = true, .multi_threaded = true};
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "-n") == 0 && i + 1 < argc)
-            o.n = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(a, "-r") == 0 && i + 1 < argc)
-            o.runs = atoi(argv[++i]);
-        else if (strcmp(a, "--trim") == 0)
-            o.keep_heap = false;
-        else if (strcmp(a, "--st") == 0)
-            o.multi_threaded = false;
-        else if (strcmp(a, "--one") == 0 && i + 1 < argc)
-            o.one = argv[++i];
-        else if (strcmp(a, "--list") == 0)
-            o.one = "";
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            o.help = true;
-        else if (o.nfilters < 64)
-            o.filters[o.nfilters++] = argv[i];
-    }
-    return o;
-}
-
-/* The report's first lines: the step, the compiler, the method, the stack limit. */
-static void print_header(const options *o)
-{
-    struct rlimit rl;
-    getrlimit(RLIMIT_STACK, &rl);
-    char stack[32];
-    if (rl.rlim_cur == RLIM_INFINITY)
-        snprintf(stack, sizeof stack, "unlimited");
-    else
-        snprintf(stack, sizeof stack, "%lluKiB", (unsigned long long)(rl.rlim_cur >> 10));
     printf("# bench (lockstep step %s), %s\n", LOCKSTEP_STEP_NAME, "cc " __VERSION__);
-    printf("# N=%zu runs=%d (one process each: warm-up pass + timed pass) libc=%s heap=%s stack-limit=%s\n", o->n,
-           o->runs, o->multi_threaded ? "multi-threaded" : "single-threaded", o->keep_heap ? "kept" : "trimmed", stack);
-    printf("# %-32s %10s %9s\n", "name", "ns_per_op", "allocs/op");
-    fflush(stdout);
+    harness_print_method(o);
 }
 
 /* One report line per wanted workload; false if a check failed or a child died. */
-static bool measure_wanted(workload *table, size_t nwork, const options *o, char *argv0)
+static bool measure_wanted(workload *table, size_t nwork, const harness_options *o, const char *argv0)
 {
     bool all_ok = true;
-    char nbuf[32];
-    snprintf(nbuf, sizeof nbuf, "%zu", o->n);
     for (size_t i = 0; i < nwork; ++i) {
-        if (!wanted(table[i].name, o->filters, o->nfilters))
+        if (!harness_wanted(table[i].name, o))
             continue;
         if (!table[i].run) {
             printf("%-34s %10s %9s  # step %s %s\n", table[i].name, "-", "-", LOCKSTEP_STEP_NAME, table[i].lacks);
             continue;
         }
-        char *args[8] = {argv0, "--one", table[i].name, "-n", nbuf, NULL, NULL, NULL};
-        int a = 5;
-        if (!o->multi_threaded)
-            args[a++] = "--st";
-        if (!o->keep_heap)
-            args[a++] = "--trim";
-        all_ok = measure_in_children(table[i].name, o->runs, args) && all_ok;
+        all_ok = harness_measure(table[i].name, o, argv0, NULL) && all_ok;
     }
     return all_ok;
 }
 
 int main(int argc, char **argv)
 {
-    options o = parse_options(argc, argv);
+    harness_options o = harness_parse_options(argc, argv);
     if (o.help) {
         printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]\n", argv[0]);
         return 0;
@@ -216,12 +162,12 @@ int main(int argc, char **argv)
     if (o.one) { /* child: one run of one workload */
         for (size_t i = 0; i < nwork; ++i)
             if (strcmp(table[i].name, o.one) == 0 && table[i].run)
-                return run_one(&table[i], o.n, o.multi_threaded, o.keep_heap);
+                return run_one(&table[i], &o);
         fprintf(stderr, "unknown workload %s\n", o.one);
         return 2;
     }
 
-    find_self(argv[0]);
+    harness_find_self(argv[0]);
     print_header(&o);
     return measure_wanted(table, nwork, &o, argv[0]) ? 0 : 1;
 }

@@ -7,12 +7,14 @@
  *   bench_task.c       the simple_task workloads
  *   bench_event.c      the awaitable_event workload (steps that have it)
  *   bench_sequencer.c  the task_sequencer workloads (steps that have it)
- *   harness.c          one process per run, and the report line from the runs
- *   bench.c            the program: its options, the workloads' table
+ *   harness.c          one process per run, the command line, the report line
+ *                      from the runs (harness.h: the C++ column's too)
+ *   bench.c            the program: the workloads' table, a run of one
  */
 #ifndef LOCKSTEP_BENCH_H
 #define LOCKSTEP_BENCH_H
 
+#include "harness.h"
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
 
@@ -82,7 +84,7 @@ sample sequencer_chain(size_t k, size_t n);
 sample sequencer_backlog(size_t k, size_t n);
 #endif
 
-/* ---- the process harness (harness.c) ----------------------------------------- */
+/* ---- the program (bench.c; the process harness: harness.h) ------------------- */
 
 typedef sample (*workload_fn)(size_t k, size_t n);
 
@@ -92,17 +94,5 @@ typedef struct workload {
     size_t k;
     const char *lacks; /* why run is NULL */
 } workload;
-
-#define MAX_RUNS 64
-
-/* Remembers this program (argv[0]) to re-execute it for each run. */
-void find_self(const char *argv0);
-
-/* The child: one warm-up pass and one timed pass of `w`, then its RESULT line. */
-int run_one(const workload *w, size_t n, bool multi_threaded, bool keep_heap);
-
-/* The parent: `runs` children (this program with `args`), then the report
- * line. Returns false if a check failed or a child died. */
-bool measure_in_children(const char *name, int runs, char *const args[]);
 
 #endif

@@ -1,30 +1,94 @@
 /*
- * harness.c -- one process per run: the parent re-executes this program
- * (--one NAME) once per run, reads each child's RESULT line, and prints the
- * workload's report line (the median, the spread, the notes, the checks);
- * the child runs a warm-up pass and the timed pass, then checks for leaks.
- * tests/bench/cxx/harness.cpp is the same method for the C++ column.
+ * harness.c -- the process harness both benchmarks share (harness.h): the
+ * parent re-executes this program (--one NAME) once per run, reads each
+ * child's RESULT line, and prints the workload's report line (the median,
+ * the spread, the notes, the checks); the child, set up here, runs its
+ * workload's warm-up pass and timed pass (bench.c, cxx/harness.cpp) and
+ * prints its RESULT line here.
  */
-#include "bench.h"
+#include "harness.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
-/* ---- child: one run of one workload --------------------------------------- */
+/* ---- the command line --------------------------------------------------------- */
+
+harness_options harness_parse_options(int argc, char **argv)
+{
+    harness_options o = {.n = 1000000, .runs = 5, .keep_heap = true, .multi_threaded = true};
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "-n") == 0 && i + 1 < argc)
+            o.n = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(a, "-r") == 0 && i + 1 < argc)
+            o.runs = atoi(argv[++i]);
+        else if (strcmp(a, "--trim") == 0)
+            o.keep_heap = false;
+        else if (strcmp(a, "--st") == 0)
+            o.multi_threaded = false;
+        else if (strcmp(a, "--one") == 0 && i + 1 < argc)
+            o.one = argv[++i];
+        else if (strcmp(a, "--list") == 0)
+            o.one = "";
+        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            o.help = true;
+        else if (o.nfilters < MAX_FILTERS)
+            o.filters[o.nfilters++] = argv[i];
+    }
+    return o;
+}
+
+bool harness_wanted(const char *name, const harness_options *o)
+{
+    if (o->nfilters == 0)
+        return true;
+    for (int i = 0; i < o->nfilters; ++i) {
+        const char *f = o->filters[i];
+        size_t len = strlen(f);
+        bool anchored = len > 0 && f[len - 1] == '$';
+        size_t want = anchored ? len - 1 : len;
+        if (want == 0)
+            return true;
+        char pat[64];
+        snprintf(pat, sizeof pat, "%.*s", (int)want, f);
+        for (const char *p = strstr(name, pat); p; p = strstr(p + 1, pat))
+            if (!anchored || p[want] == '\0')
+                return true;
+    }
+    return false;
+}
+
+void harness_print_method(const harness_options *o)
+{
+    struct rlimit rl;
+    getrlimit(RLIMIT_STACK, &rl);
+    char stack[32];
+    if (rl.rlim_cur == RLIM_INFINITY)
+        snprintf(stack, sizeof stack, "unlimited");
+    else
+        snprintf(stack, sizeof stack, "%lluKiB", (unsigned long long)(rl.rlim_cur >> 10));
+    printf("# N=%zu runs=%d (one process each: warm-up pass + timed pass) libc=%s heap=%s stack-limit=%s\n", o->n,
+           o->runs, o->multi_threaded ? "multi-threaded" : "single-threaded", o->keep_heap ? "kept" : "trimmed", stack);
+    printf("# %-32s %10s %9s\n", "name", "ns_per_op", "allocs/op");
+    fflush(stdout);
+}
+
+/* ---- child: set up one run, report it ------------------------------------------ */
 
 static void *empty_thread(void *arg)
 {
     return arg;
 }
 
-int run_one(const workload *w, size_t n, bool multi_threaded, bool keep_heap)
+void harness_child_setup(bool multi_threaded, bool keep_heap)
 {
 #ifdef __GLIBC__
     if (keep_heap) {
@@ -36,28 +100,37 @@ int run_one(const workload *w, size_t n, bool multi_threaded, bool keep_heap)
 #endif
     if (multi_threaded) { /* libc takes its multi-threaded paths from now on */
         pthread_t t;
-        if (pthread_create(&t, NULL, empty_thread, NULL) != 0)
-            die("cannot start a thread");
+        if (pthread_create(&t, NULL, empty_thread, NULL) != 0) {
+            fprintf(stderr, "bench: cannot start a thread\n");
+            exit(3);
+        }
         pthread_join(t, NULL);
     }
-    w->run(w->k, n); /* warm-up: page in the heap, warm caches and predictors */
-    int64_t live0 = lockstep_alloc_live();
-    counts_reset();
-    sample s = w->run(w->k, n);
-    int64_t leaked = lockstep_alloc_live() - live0;
-    if (leaked != 0) {
-        s.ok = false;
-        add_note(&s, " LEAKED %lld allocations;", (long long)leaked);
-    }
-    counts_note(&s);
-    printf("RESULT %.4f %.6f %d %s\n", s.ns_per_op, s.allocs_per_op, s.ok ? 1 : 0, s.note);
+}
+
+void harness_print_result(double ns_per_op, double allocs_per_op, bool ok, const char *note)
+{
+    printf("RESULT %.4f %.6f %d %s\n", ns_per_op, allocs_per_op, ok ? 1 : 0, note);
     fflush(stdout);
-    return 0;
 }
 
 /* ---- parent: runs in child processes, one report line ------------------------ */
 
 static char g_self[4096]; /* this program, to re-execute */
+
+void harness_find_self(const char *argv0)
+{
+    if (access("/proc/self/exe", X_OK) == 0) {
+        snprintf(g_self, sizeof g_self, "/proc/self/exe");
+        return;
+    }
+    /* no /proc (macOS): argv[0], made absolute */
+    char cwd[2048];
+    if (argv0[0] != '/' && getcwd(cwd, sizeof cwd))
+        snprintf(g_self, sizeof g_self, "%s/%s", cwd, argv0);
+    else
+        snprintf(g_self, sizeof g_self, "%s", argv0);
+}
 
 /* Runs this program with `args`, appending its stdout to `out`. Returns the
  * wait status, or -1 if it could not be started. */
@@ -89,42 +162,57 @@ static int run_child(char *const args[], char *out, size_t out_size)
     return status;
 }
 
+/* One run as its RESULT line says. */
+typedef struct run_result {
+    double ns_per_op, allocs_per_op;
+    bool ok;
+    char note[480];
+} run_result;
+
+/* Reads a child's output: its RESULT line into `res` (false if none), its
+ * comment lines echoed if `echo`, a stack overflow noted in `overflow`. */
+static bool read_child(char *out, bool echo, run_result *res, bool *overflow)
+{
+    bool parsed = false;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        bool is_overflow = strcmp(line, HARNESS_OVERFLOW_LINE) == 0;
+        *overflow = *overflow || is_overflow;
+        if (line[0] == '#' && echo && !is_overflow)
+            printf("%s\n", line);
+        int ok = 0, used = 0;
+        if (!parsed &&
+            sscanf(line, "RESULT %lf %lf %d %n", &res->ns_per_op, &res->allocs_per_op, &ok, &used) >= 3) {
+            res->ok = ok != 0;
+            snprintf(res->note, sizeof res->note, "%s", line + used);
+            parsed = true;
+        }
+    }
+    return parsed;
+}
+
+/* The report line of a child that failed: its signal, or its status. */
+static void print_failed_child(const char *name, int status, bool overflow, const char *overflow_note)
+{
+    if (status != -1 && WIFSIGNALED(status))
+        printf("%-34s %10s %9s  # CRASHED: killed by signal %d (%s)%s%s\n", name, "CRASH", "-", WTERMSIG(status),
+               strsignal(WTERMSIG(status)), overflow ? ": stack overflow" : "",
+               overflow && overflow_note ? overflow_note : "");
+    else
+        printf("%-34s %10s %9s  # child failed (status %d)\n", name, "FAIL", "-", status);
+    fflush(stdout);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Returns false if a check failed or a child died. */
-bool measure_in_children(const char *name, int runs, char *const args[])
+/* The report line of `runs` runs: the median and the spread of ns/op, the
+ * last run's allocs/op, each distinct note once. Returns whether every
+ * run's checks passed. */
+static bool print_report(const char *name, const run_result *v, int runs)
 {
-    sample v[MAX_RUNS] = {{0}}; /* runs >= 1; the zeroing quiets gcc 12's -Wmaybe-uninitialized */
-    for (int r = 0; r < runs; ++r) {
-        static char out[1 << 16];
-        out[0] = '\0';
-        int status = run_child(args, out, sizeof out);
-        bool parsed = false;
-        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-            if (line[0] == '#' && r == 0)
-                printf("%s\n", line);
-            int ok = 0, used = 0;
-            if (!parsed &&
-                sscanf(line, "RESULT %lf %lf %d %n", &v[r].ns_per_op, &v[r].allocs_per_op, &ok, &used) >= 3) {
-                v[r].ok = ok != 0;
-                snprintf(v[r].note, sizeof v[r].note, "%s", line + used);
-                parsed = true;
-            }
-        }
-        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !parsed) {
-            if (status != -1 && WIFSIGNALED(status))
-                printf("%-34s %10s %9s  # CRASHED: killed by signal %d (%s)\n", name, "CRASH", "-", WTERMSIG(status),
-                       strsignal(WTERMSIG(status)));
-            else
-                printf("%-34s %10s %9s  # child failed (status %d)\n", name, "FAIL", "-", status);
-            fflush(stdout);
-            return false;
-        }
-    }
     double ns[MAX_RUNS];
     bool ok = true;
     double amin = v[0].allocs_per_op, amax = amin;
@@ -151,16 +239,27 @@ bool measure_in_children(const char *name, int runs, char *const args[])
     return ok;
 }
 
-void find_self(const char *argv0)
+bool harness_measure(const char *name, const harness_options *o, const char *argv0, const char *overflow_note)
 {
-    if (access("/proc/self/exe", X_OK) == 0) {
-        snprintf(g_self, sizeof g_self, "/proc/self/exe");
-        return;
+    char nbuf[32];
+    snprintf(nbuf, sizeof nbuf, "%zu", o->n);
+    char *args[8] = {(char *)argv0, "--one", (char *)name, "-n", nbuf, NULL, NULL, NULL};
+    int a = 5;
+    if (!o->multi_threaded)
+        args[a++] = "--st";
+    if (!o->keep_heap)
+        args[a++] = "--trim";
+    static run_result v[MAX_RUNS]; /* runs >= 1 */
+    for (int r = 0; r < o->runs; ++r) {
+        static char out[1 << 16];
+        out[0] = '\0';
+        int status = run_child(args, out, sizeof out);
+        bool overflow = false;
+        bool parsed = read_child(out, r == 0, &v[r], &overflow);
+        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !parsed) {
+            print_failed_child(name, status, overflow, overflow_note);
+            return overflow && overflow_note;
+        }
     }
-    /* no /proc (macOS): argv[0], made absolute */
-    char cwd[2048];
-    if (argv0[0] != '/' && getcwd(cwd, sizeof cwd))
-        snprintf(g_self, sizeof g_self, "%s/%s", cwd, argv0);
-    else
-        snprintf(g_self, sizeof g_self, "%s", argv0);
+    return print_report(name, v, o->runs);
 }

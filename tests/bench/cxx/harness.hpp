@@ -1,8 +1,8 @@
-// harness.hpp -- the C benchmark's method (tests/bench/harness.c), in C++:
-// a stopwatch and allocation counter around the timed pass, one process per
-// run, the same report line; plus the harness's own coroutine type and a
-// one-shot trigger, the counterparts of common/'s lockstep_coro and
-// lockstep_trigger.
+// harness.hpp -- the C benchmark's method in C++: a stopwatch and allocation
+// counter around the timed pass, run one process per run with the same
+// report line by the C's own harness (tests/bench/harness.c); plus the
+// harness's own coroutine type and a one-shot trigger, the counterparts of
+// common/'s lockstep_coro and lockstep_trigger.
 #pragma once
 
 #include <coroutine>
@@ -42,7 +42,7 @@ struct workload {
     std::size_t k;
 };
 
-// bench.c's main(): the same options, child protocol and report line.
+// bench.c's main(): the same options, child protocol and report line (harness.c's).
 int bench_main(int argc, char **argv, const std::vector<workload> &table);
 
 // The harness's coroutine: starts when resumed, stays suspended at its end
