@@ -11,14 +11,12 @@ import sys
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
 from lockstep_site import diff_page  # noqa: E402 (beside this file)
-from lockstep_site.html_page import Site  # noqa: E402
+from lockstep_site.html_page import add_site_arguments, site_of  # noqa: E402
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
-    p.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
-    p.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
+    add_site_arguments(p)
     p.add_argument("--prev", required=True, help="the step before")
     p.add_argument("--this", required=True, help="the step the page shows")
     return p.parse_args()
@@ -28,8 +26,7 @@ def main():
     args = parse_args()
     if diff_page.highlight is None:
         sys.exit("pages_diff.py: Pygments is not installed (apt install python3-pygments)")
-    dirs = dict(s.split("=", 1) for s in args.steps)
-    site = Site(args.site, list(dirs), args.docs)
+    site, dirs = site_of(args)
     diff_page.diff_page(site, args.prev, dirs[args.prev], args.this, dirs[args.this])
 
 

@@ -11,22 +11,20 @@ import argparse
 import sys
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
-from lockstep_site.html_page import Site  # noqa: E402 (beside this file)
+from lockstep_site.html_page import add_site_arguments, site_of  # noqa: E402 (beside this file)
 from lockstep_site.source_pages import source_pages  # noqa: E402
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
-    p.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
-    p.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order (the bar)")
+    add_site_arguments(p)
     p.add_argument("--files", nargs="+", required=True, help="each page's path in the site and its file: PATH=FILE")
     return p.parse_args()
 
 
 def main():
     args = parse_args()
-    site = Site(args.site, [s.split("=", 1)[0] for s in args.steps], args.docs)
+    site, _ = site_of(args)
     source_pages(site, [tuple(f.split("=", 1)) for f in args.files])
 
 

@@ -98,6 +98,19 @@ class Site:
     docs: str
 
 
+def add_site_arguments(parser):
+    """The command-line options naming the site, for the entry points that write its own pages."""
+    parser.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
+    parser.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
+    parser.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
+
+
+def site_of(args):
+    """The Site the options name; and {step: its directory}."""
+    dirs = dict(s.split("=", 1) for s in args.steps)
+    return Site(args.site, list(dirs), args.docs), dirs
+
+
 def page(path, title, nav, body, extra_css="", wide=False):
     """Writes one page: its title, the bar (nav's HTML), the body in the reading column."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
