@@ -37,9 +37,16 @@ LINKABLE = ("common/include/lockstep/coro.h", "tests/mutants/logic.tsv", "tests/
 
 # The home page's list of the course's other pages: (document or label, what it holds).
 OTHER_PAGES = (
-    ("litmus", "each classic shape of the memory model under each order and fence: RC11's answer beside the explorer's, run when these pages were built, with its execution graphs, and the steps that rely on it"),
-    ("docs/ERRATA.md", "every mistake found in the articles, numbered once for the series, with the step that fixes it and the test that shows it"),
-    ("docs/MUTANTS.md", "every memory order weakened a notch, every logic mistake a README teaches, and the test that catches each"),
+    ("litmus",
+     "each classic shape of the memory model under each order and fence: RC11's answer beside "
+     "the explorer's, run when these pages were built, with its execution graphs, and the "
+     "steps that rely on it"),
+    ("docs/ERRATA.md",
+     "every mistake found in the articles, numbered once for the series, with the step that "
+     "fixes it and the test that shows it"),
+    ("docs/MUTANTS.md",
+     "every memory order weakened a notch, every logic mistake a README teaches, and the test "
+     "that catches each"),
     ("tests/explore/README.md", "how the walkthroughs' traces are made, and how to replay one"),
     ("tests/explore/REFERENCE.md", "the explorer's reference: its options, its output, its model"),
     ("docs/labs/README.md", "how to run a lab against your copy of a step"),

@@ -23,7 +23,22 @@ from pathlib import Path
 from lockstep_site.traces import walkthrough_trace
 
 # The legend, before a page's first trace.
-LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the order its schedule chooses, and prints one numbered line per step: the text cites the lines by these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by its role). A step that touches shared memory names its source line (<code>event.c:55</code>), the operation, the object and the value read or written; <code>(took out: ...)</code> is the value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; <code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> are the memory orders the code asks for, and the explorer runs each under the C11 memory model: <code>(syncs with line 5)</code> marks an acquire that synchronized with the release on line 5, <code>(stale: reads line 3's store, not line 7's)</code> a load that read an older store than the newest, which C11 allows, and <code>[relaxed, weakened from acq_rel]</code> an order changed by <code>--weaken</code>. A data race names both accesses and the synchronization that is missing. <code>main:</code> lines (shaded) run on the main thread after both threads finished: the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and <code>--replay ID</code> runs that one schedule again.")
+LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the "
+          "order its schedule chooses, and prints one numbered line per step: the text cites the lines by "
+          "these numbers. The <b>T0</b> and <b>T1</b> columns say which thread took the step (each named by "
+          "its role). A step that touches shared memory names its source line (<code>event.c:55</code>), "
+          "the operation, the object and the value read or written; <code>(took out: ...)</code> is the "
+          "value an exchange replaced, <code>(found: ...)</code> the value a compare-exchange found; "
+          "<code>[acquire]</code>, <code>[release]</code>, <code>[acq_rel]</code>, <code>[relaxed]</code> "
+          "are the memory orders the code asks for, and the explorer runs each under the C11 memory model: "
+          "<code>(syncs with line 5)</code> marks an acquire that synchronized with the release on line 5, "
+          "<code>(stale: reads line 3's store, not line 7's)</code> a load that read an older store than "
+          "the newest, which C11 allows, and <code>[relaxed, weakened from acq_rel]</code> an order changed "
+          "by <code>--weaken</code>. A data race names both accesses and the synchronization that is "
+          "missing. <code>main:</code> lines (shaded) run on the main thread after both threads finished: "
+          "the scenario's clean-up and final checks. <code>(finished)</code> ends a thread. Addresses print "
+          "as <code>0x...</code>. <code>explore: FAILED</code> names the check a schedule broke, and "
+          "<code>--replay ID</code> runs that one schedule again.")
 
 TIMEOUT = 120  # seconds for one explorer run
 
