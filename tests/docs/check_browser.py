@@ -10,6 +10,7 @@ API page per step, and every source page; and fails on:
   - a resource that does not load (an image, a script, a style sheet, a
     diagram),
   - an image or a diagram drawn at zero size, or a diagram cut by its frame,
+    or a step's state diagram wider than the text column at 1280 px,
   - raw markup a reader sees: `<tt>` in the text, a `**`, a `*word*`, a
     `[text](link)` or a backtick outside code, an inline code span that
     starts or ends with a backtick,
@@ -287,6 +288,15 @@ CHECK = r"""
         else if (r.width > frame.clientWidth + 2 || r.height > frame.clientHeight + 2)
           out.push('diagram cut by its frame at ' + width + ' px: ' + src + ' is ' + Math.round(r.width) + 'x' + Math.round(r.height) +
                    ' in ' + frame.clientWidth + 'x' + frame.clientHeight);
+        // A step's state diagram (docs/diagrams/NN-*.dot) fits the text column
+        // at 1280 px: its box would scroll, and what lies past the column's
+        // edge (a label) is cut off where the reader looks. On a phone it
+        // scrolls in its box.
+        var box = frame.closest('div.dotgraph');
+        if (width === 1280 && box && /^dot_\d\d-[a-z0-9-]+\.svg$/.test(src || '') && !/-graph-/.test(src) &&
+            box.scrollWidth > box.clientWidth + 2)
+          out.push('state diagram wider than the text column at 1280 px: ' + src + ' is ' + box.scrollWidth +
+                   ' px in a ' + box.clientWidth + ' px column (its labels past the edge are cut off)');
       });
       pageWidth(out, width);
       if (course) { boxes(out, width); verdicts(out, width); }
