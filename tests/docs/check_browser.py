@@ -10,6 +10,7 @@ API page per step, and every source page; and fails on:
   - a resource that does not load (an image, a script, a style sheet, a
     diagram),
   - an image or a diagram drawn at zero size, or a diagram cut by its frame,
+    or a step's state diagram wider than the text column at 1280 px,
   - raw markup a reader sees: `<tt>` in the text, a `**`, a `*word*`, a
     `[text](link)` or a backtick outside code, an inline code span that
     starts or ends with a backtick,
@@ -25,8 +26,9 @@ API page per step, and every source page; and fails on:
     (an execution graph shrunk to fit, or drawn in a small font),
   - a course page without its previous and next (the reading order: home,
     the steps with their walkthroughs and labs, the memory-order chapter,
-    the explorer, the mutation table, the errata, the glossary; the diff
-    pages in step order), or a next whose page does not lead back,
+    the explorer and its reference, the mutation table, the errata, the
+    glossary; the diff pages in step order), or a next whose page does not
+    lead back,
   - on a source page, a printed line that does not read as the file's line.
 
 How: Chromium runs headless with its DevTools protocol on a pipe
@@ -52,6 +54,7 @@ Without Chromium the test says it is skipped, and why (exit 77). Standard
 library only.
 """
 import base64
+import html
 import json
 import os
 import re
@@ -285,6 +288,15 @@ CHECK = r"""
         else if (r.width > frame.clientWidth + 2 || r.height > frame.clientHeight + 2)
           out.push('diagram cut by its frame at ' + width + ' px: ' + src + ' is ' + Math.round(r.width) + 'x' + Math.round(r.height) +
                    ' in ' + frame.clientWidth + 'x' + frame.clientHeight);
+        // A step's state diagram (docs/diagrams/NN-*.dot) fits the text column
+        // at 1280 px: its box would scroll, and what lies past the column's
+        // edge (a label) is cut off where the reader looks. On a phone it
+        // scrolls in its box.
+        var box = frame.closest('div.dotgraph');
+        if (width === 1280 && box && /^dot_\d\d-[a-z0-9-]+\.svg$/.test(src || '') && !/-graph-/.test(src) &&
+            box.scrollWidth > box.clientWidth + 2)
+          out.push('state diagram wider than the text column at 1280 px: ' + src + ' is ' + box.scrollWidth +
+                   ' px in a ' + box.clientWidth + ' px column (its labels past the edge are cut off)');
       });
       pageWidth(out, width);
       if (course) { boxes(out, width); verdicts(out, width); }
@@ -411,8 +423,28 @@ class Tab:
 PRINTED = r"src/(steps/(03|07)-|common/|tests/mutants/)"
 PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
 
-# The reading order's pages beyond the steps, after step 07's lab.
-COURSE_ORDER = ["litmus.html", "explorer.html", "explorer_reference.html", "mutants.html", "errata.html", "glossary.html"]
+# The reading order's pages beyond the steps, after the last step's lab. The
+# explorer's reference (tests/explore/REFERENCE.md) comes right after the
+# explorer's page, under whatever name the site gives it: reference_page().
+COURSE_ORDER = ["litmus.html", "explorer.html", "mutants.html", "errata.html", "glossary.html"]
+REFERENCE_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "explore", "REFERENCE.md")
+
+
+def reference_page(site):
+    """The site's page of the explorer's reference: the top-level page whose
+    <title> holds REFERENCE.md's title (its first line), or None."""
+    if not os.path.isfile(REFERENCE_MD):
+        return None
+    with open(REFERENCE_MD, encoding="utf-8") as f:
+        title = re.sub(r"^#+ *| *\{#[^}]*\}$", "", f.readline().strip()).replace("`", "")
+    for name in sorted(os.listdir(site)):
+        if not name.endswith(".html"):
+            continue
+        with open(os.path.join(site, name), encoding="utf-8", errors="replace") as f:
+            m = re.search(r"<title>(.*?)</title>", f.read(4096), re.S)
+        if m and title in html.unescape(m.group(1)):
+            return name
+    return None
 
 
 def skip(reason):
@@ -471,7 +503,11 @@ def reading_order(site):
             for page in ("index.html", "deep.html", "walkthrough.html", "lab.html"):  # deep: a README's depths
                 if os.path.isfile(os.path.join(site, name, "html", page)):
                     order.append(f"{name}/html/{page}")
-    return order + [p for p in COURSE_ORDER if os.path.isfile(os.path.join(site, p))]
+    course = list(COURSE_ORDER)
+    ref = reference_page(site)
+    if ref:
+        course.insert(course.index("explorer.html") + 1, ref)
+    return order + [p for p in course if os.path.isfile(os.path.join(site, p))]
 
 
 def check_pagers(site, pagers):
