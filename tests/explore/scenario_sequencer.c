@@ -59,12 +59,15 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
             snprintf(buf, size, "%s", name ? name : "a task");
     } else if (strcmp(field, "m_latest") == 0) {
         snprintf(buf, size, "%s", v == 0 ? "NULL (idle)" : name ? name : "a node");
-    } else if (strcmp(field, "m_state") == 0) { /* step 09: flags, and the frame behind */
+    } else if (strcmp(field, "m_state") == 0) { /* step 09: flags, and the frame behind (or an operand) */
         uintptr_t link = v & ~(uintptr_t)7;
         const char *behind = explore_name_of((const void *)link);
-        snprintf(buf, size, "%s%s%s%s", v & 1 ? "COMPLETED " : "", v & 2 ? "AWAITED " : "",
-                 v & 4 ? "RELEASED " : "",
-                 link == 0 ? "(nobody behind)" : link == ~(uintptr_t)7 ? "ABANDONED" : behind ? behind : "a task");
+        snprintf(buf, size, "%s%s%s%s%s%s", v == 0 ? "nothing yet" : "", v & 1 ? "COMPLETED" : "",
+                 (v & 1) && (v & 6) ? "|" : "", v & 2 ? "AWAITED" : "", (v & 2) && (v & 4) ? "|" : "",
+                 v & 4 ? "RELEASED" : "");
+        if (link)
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", v & 7 ? "|" : "",
+                     link == ~(uintptr_t)7 ? "ABANDONED" : behind ? behind : "a task");
     } else if (strcmp(field, "m_waiting") == 0) {
         if (v == 0)
             snprintf(buf, size, "running");
