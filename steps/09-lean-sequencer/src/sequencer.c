@@ -148,8 +148,8 @@ static void run_in_turn(queued_task *t)
     q->draining = false;
 }
 
-/* The end of a queued task has two coroutines to run: the successor that
- * complete() took out and the awaiter that final_suspend() took out. C's
+/* The end of a queued task has two coroutines to run: the successor and
+ * the awaiter that lambda_complete() took out of m_state. C's
  * `return next;` runs one in constant stack. With no successor (the common
  * case), return the awaiter. Inside a drain, queue the successor and return
  * the awaiter. Otherwise become the drain: run the awaiter here (whatever it
