@@ -13,7 +13,8 @@
  * the maker a body frame, all where the scenario cannot see them: they are
  * named before the call (explore_name_next_alloc), so the trace says
  * `node B`, `task B`, `body B`, and a wrapper resumed after its free is
- * reported. What each op did is counted outside the frames.
+ * reported. From step 09 the node is in the wrapper frame (`task B`).
+ * What each op did is counted outside the frames.
  *
  * Nothing continues before what it waits for, on every schedule: a maker
  * runs only once the body before it has left and been freed (`sequencer
@@ -58,6 +59,15 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
             snprintf(buf, size, "%s", name ? name : "a task");
     } else if (strcmp(field, "m_latest") == 0) {
         snprintf(buf, size, "%s", v == 0 ? "NULL (idle)" : name ? name : "a node");
+    } else if (strcmp(field, "m_state") == 0) { /* step 09: flags, and the frame behind (or an operand) */
+        uintptr_t link = v & ~(uintptr_t)7;
+        const char *behind = explore_name_of((const void *)link);
+        snprintf(buf, size, "%s%s%s%s%s%s", v == 0 ? "nothing yet" : "", v & 1 ? "COMPLETED" : "",
+                 (v & 1) && (v & 6) ? "|" : "", v & 2 ? "AWAITED" : "", (v & 2) && (v & 4) ? "|" : "",
+                 v & 4 ? "RELEASED" : "");
+        if (link)
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", v & 7 ? "|" : "",
+                     link == ~(uintptr_t)7 ? "ABANDONED" : behind ? behind : "a task");
     } else if (strcmp(field, "m_waiting") == 0) {
         if (v == 0)
             snprintf(buf, size, "running");
@@ -78,7 +88,9 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
 enum { GATE, MAX_OPS = 4 };
 
 static const char *const g_op_names[MAX_OPS] = {"G", "A", "B", "C"};
+#ifndef LOCKSTEP_SEQUENCER_NODE_IN_FRAME
 static const char *const g_node_names[MAX_OPS] = {"node G", "node A", "node B", "node C"};
+#endif
 static const char *const g_task_names[MAX_OPS] = {"task G", "task A", "task B", "task C"};
 static const char *const g_body_names[MAX_OPS] = {"body G", "body A", "body B", "body C"};
 
@@ -177,7 +189,9 @@ static void queue_op(int id, uint64_t fail_nth)
         explore_note("queue %s, with lockstep_alloc_fail_nth(%d)", g_op_names[id], (int)fail_nth);
     else
         explore_note("queue %s", g_op_names[id]);
+#ifndef LOCKSTEP_SEQUENCER_NODE_IN_FRAME
     explore_name_next_alloc(g_node_names[id], false);
+#endif
     explore_name_next_alloc(g_task_names[id], true);
     lockstep_alloc_fail_nth(fail_nth);
     g_errs[id] = task_sequencer_queue(&g_seq, make_body, &g_ops[id], NULL, &g_tasks[id]);
@@ -284,11 +298,19 @@ static void queue_a_then_await(void)
 }
 static void queue_c(void) { queue_op(3, 0); }
 
-/* A: the node's allocation fails; B: the wrapper frame's; C: none. */
+/* A: the node's allocation fails; B: the wrapper frame's; C: none. From
+ * step 09 the frame is the call's one allocation (the node is in it): it
+ * fails for both A and B. */
+#ifdef LOCKSTEP_SEQUENCER_NODE_IN_FRAME
+enum { FRAME_ALLOC = 1 };
+#else
+enum { FRAME_ALLOC = 2 };
+#endif
+
 static void queue_with_failures(void)
 {
     queue_op(1, 1);
-    queue_op(2, 2);
+    queue_op(2, FRAME_ALLOC);
     queue_op(3, 0);
 }
 
@@ -308,6 +330,24 @@ static void queue_a_b_then_destroy(void)
     /* The scenario peeks at what T0 may be writing now: the observer's
      * read, not the program's, so the race check leaves it out. */
     explore_unchecked(true);
+    g_pending_at_destroy = (g_ops[1].made == 0) + (g_ops[2].made == 0);
+    explore_unchecked(false);
+    explore_note("destroy the sequencer (%d of A and B still to run)", g_pending_at_destroy);
+    task_sequencer_destroy(&g_seq);
+    g_seq_destroyed = true;
+}
+
+/* Queues A and B, releases both, then destroys the sequencer. From step 09
+ * the newest frame (B's) is also the returned task's, so three holders let
+ * go of it: B's owner, here, first; then B's lambda on T0 and the destroy
+ * on T1, in either order, and whichever is last frees it. */
+static void queue_a_b_release_both_then_destroy(void)
+{
+    queue_a_b_release_a();
+    explore_note("release task B too: it still runs, then frees itself");
+    simple_task_release(&g_tasks[2]);
+    g_released[2] = true;
+    explore_unchecked(true); /* the observer's read, as in queue_a_b_then_destroy */
     g_pending_at_destroy = (g_ops[1].made == 0) + (g_ops[2].made == 0);
     explore_unchecked(false);
     explore_note("destroy the sequencer (%d of A and B still to run)", g_pending_at_destroy);
@@ -603,6 +643,10 @@ const explore_scenario explore_scenarios[] = {
     {.name = "destroy_with_tasks_pending", .min_step = 6,
      .about = "T0 completes the running task G while T1 queues A and B, releases A, then destroys the sequencer",
      .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_gate, queue_a_b_then_destroy},
+     .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = destroy_summary},
+    {.name = "destroy_with_all_released", .min_step = 9,
+     .about = "T0 completes the running task G while T1 queues A and B, releases both, then destroys the sequencer",
+     .nthreads = 2, .thread_names = {"completer", "owner"}, .threads = {complete_gate, queue_a_b_release_both_then_destroy},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = destroy_summary},
     {.name = "backlog_drains_flat", .min_step = 6,
      .about = "A, B and C wait behind G; T0 completes G: they run in turn, in constant stack",

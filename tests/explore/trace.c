@@ -72,8 +72,8 @@ static void format_atomic(const event *e, char *buf, size_t size)
         if (e->rmw == EXPLORE_RMW_XCHG)
             snprintf(buf, size, "%s:%d exchange %s <- %s (took out: %s)  [%s]%s", at, line, f, in, out, order, saw);
         else
-            snprintf(buf, size, "%s:%d %s %s, %lu (took out: %s)  [%s]%s", at, line, e->site->name, f,
-                     (unsigned long)e->stored, out, order, saw);
+            snprintf(buf, size, "%s:%d %s %s, %s (took out: %s)  [%s]%s", at, line, e->site->name, f, in, out,
+                     order, saw); /* the operand as the scenario names it (step 09 ors in a frame) */
         break;
     case OP_CAS:
         name_value(field, e->obj, e->expected, want, sizeof want);
