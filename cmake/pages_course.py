@@ -47,7 +47,9 @@ OTHER_PAGES = (
     ("docs/MUTANTS.md",
      "every memory order weakened a notch, every logic mistake a README teaches, and the test "
      "that catches each"),
-    ("tests/explore/README.md", "how the walkthroughs' traces are made, and how to replay one"),
+    ("tests/explore/README.md",
+     "a guide to the schedule explorer: running it on a step, reading its traces and graphs, the "
+     "memory model it checks and how it searches every execution"),
     ("tests/explore/REFERENCE.md", "the explorer's reference: its options, its output, its model"),
     ("docs/labs/README.md", "how to run a lab against your copy of a step"),
     ("glossary", "the series' terms"),
@@ -174,11 +176,11 @@ def readme_rows(src):
 
 
 def step_entry(course, step, step_dir, prev, rows):
-    """A step's lines of the home page's list: its README, walkthrough, lab and diff."""
+    """A step's lines of the home page's list: its README, deep page, walkthrough, lab and diff."""
     article, what = rows.get(step, ("", ""))
     out = f"- **[{sitemap.md_title(Path(step_dir) / 'README.md')}]({step}/html/index.html)**"
     out += f": {what} ({article})\n" if article else "\n"
-    for directory, page in (("walkthroughs", "walkthrough"), ("labs", "lab")):
+    for directory, page in (("deep", "deep"), ("walkthroughs", "walkthrough"), ("labs", "lab")):
         src = course.docs / directory / f"{step}.md"
         if src.exists():
             out += f"  - [{sitemap.md_title(src)}]({step}/html/{page}.html)\n"
