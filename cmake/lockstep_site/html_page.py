@@ -1,7 +1,8 @@
 """The pages the site writes itself, not Doxygen (the source pages, the
 diff pages): one HTML document each, with the site's bar at the top and
 the look of the Doxygen pages (the bar's and the pager's rules read from
-docs/lockstep.css, never repeated here).
+docs/lockstep.css, never repeated here). The bar is built here for every
+page, the Doxygen pages' too (pages_header.py puts it in their header).
 """
 import functools
 import html
@@ -128,31 +129,46 @@ def rel(site, frm, to):
     return os.path.relpath(os.path.join(site.root, to), os.path.dirname(os.path.join(site.root, frm)))
 
 
-def step_links(site, r, step):
+def step_links(site, r, step, diff_pages=True):
     """The bar's links to a step's own pages: README, walkthrough and lab
-    (those docs/ has), diff, sources, API."""
+    (those docs/ has), diff (from the second step on, when the site has
+    diff pages), sources, API."""
     i = site.steps.index(step)
     pages = [f'<b>{html.escape(step)}</b>:', f'<a href="{r(step + "/html/index.html")}">README</a>']
     for directory, name, label in (("walkthroughs", "walkthrough.html", "walkthrough"), ("labs", "lab.html", "lab")):
         if os.path.isfile(os.path.join(site.docs, directory, f"{step}.md")):
             pages.append(f'<a href="{r(step + "/html/" + name)}">{label}</a>')
-    if i > 0:
+    if i > 0 and diff_pages:
         pages.append(f'<a href="{r("diffs/" + site.steps[i - 1] + ".." + step + ".html")}">diff</a>')
     pages.append(f'<a href="{r("src/steps/" + step + "/index.html")}">sources</a>')
     pages.append(f'<a href="{r(step + "/html/files.html")}">API</a>')
     return f'<span class="pages">{" ".join(pages)}</span>'
 
 
+# The course's main pages, as the bar of a course page links them: all of
+# them on the Doxygen pages, the first ones on a source page outside the steps.
+COURSE_LINKS = (("errata.html", "errata"), ("mutants.html", "mutation table"), ("litmus.html", "litmus tests"),
+                ("explorer.html", "explorer"), ("labs.html", "labs"), ("glossary.html", "glossary"))
+SOURCE_PAGE_LINKS = tuple(link for link in COURSE_LINKS if link[0] in ("errata.html", "mutants.html", "explorer.html"))
+
+
+def course_links(r, links=COURSE_LINKS):
+    """The bar's links to the course's pages, (page, label) each."""
+    anchors = " ".join(f'<a href="{r(to)}">{label}</a>' for to, label in links)
+    return f'<span class="pages">{anchors}</span>'
+
+
+def bar(r, steps, here, pages):
+    """The site's bar: home, every step (`here` marked), then `pages`'s
+    HTML; r(path from the site's root) is a link to that page."""
+    links = " ".join(f'<a{HERE if s == here else ""} href="{r(s + "/html/index.html")}" '
+                     f'title="{html.escape(s)}">{s[:2]}</a>' for s in steps)
+    return f'<a class="brand" href="{r("index.html")}">lockstep</a><span class="steps">steps {links}</span>{pages}'
+
+
 def nav(site, here, step=None):
-    """The site's bar on page `here` (the Doxygen pages' is docs/CMakeLists.txt's):
+    """The site's bar on page `here` (a Doxygen page's: pages_header.py):
     home, the steps, and the step's own pages (else the course's main pages)."""
     r = lambda to: rel(site, here, to)
-    links = " ".join(f'<a{HERE if s == step else ""} href="{r(s + "/html/index.html")}" '
-                     f'title="{html.escape(s)}">{s[:2]}</a>' for s in site.steps)
-    items = [f'<a class="brand" href="{r("index.html")}">lockstep</a>', f'<span class="steps">steps {links}</span>']
-    if step in site.steps:
-        items.append(step_links(site, r, step))
-    else:
-        items.append(f'<span class="pages"><a href="{r("errata.html")}">errata</a> '
-                     f'<a href="{r("mutants.html")}">mutation table</a> <a href="{r("explorer.html")}">explorer</a></span>')
-    return "".join(items)
+    pages = step_links(site, r, step) if step in site.steps else course_links(r, SOURCE_PAGE_LINKS)
+    return bar(r, site.steps, step, pages)
