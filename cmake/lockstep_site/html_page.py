@@ -4,11 +4,13 @@ the look of the Doxygen pages (the bar's and the pager's rules read from
 docs/lockstep.css, never repeated here). The bar is built here for every
 page, the Doxygen pages' too (pages_header.py puts it in their header).
 """
+import argparse
 import functools
 import html
-import os
+import posixpath
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 
 # The bar and the pager look as on the Doxygen pages: their rules are read
@@ -59,7 +61,7 @@ h1 { overflow-wrap: anywhere; }
 """
 
 
-LOCKSTEP_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "docs", "lockstep.css")
+LOCKSTEP_CSS = Path(__file__).resolve().parents[2] / "docs" / "lockstep.css"
 
 
 def css_rules(text):
@@ -81,8 +83,7 @@ def css_rules(text):
 @functools.lru_cache(maxsize=None)
 def site_nav_css():
     """docs/lockstep.css's rules for the bar and the pager (and the widths they use)."""
-    with open(LOCKSTEP_CSS, encoding="utf-8") as f:
-        rules = css_rules(f.read())
+    rules = css_rules(LOCKSTEP_CSS.read_text(encoding="utf-8"))
     return "\n".join(rule for sel, rule in rules
                      if sel == "html" or sel.startswith(("nav.lockstep-bar", "nav.pager"))) + "\n"
 
@@ -94,39 +95,49 @@ HERE = ' class="here"'
 @dataclass
 class Site:
     """The site being written: its root, every step's name in order, the repository's docs/."""
-    root: str
+    root: Path
     steps: list
-    docs: str
+    docs: Path
+
+
+def name_and_path(text):
+    """NAME=PATH, an option's value, as (NAME, Path(PATH))."""
+    name, sep, path = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=PATH")
+    return name, Path(path)
 
 
 def add_site_arguments(parser):
     """The command-line options naming the site, for the entry points that write its own pages."""
-    parser.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
-    parser.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
-    parser.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
+    parser.add_argument("--site", type=Path, required=True, help="the site's root, build/<preset>/docs")
+    parser.add_argument("--docs", type=Path, required=True,
+                        help="the repository's docs/ (which steps have a walkthrough, a lab)")
+    parser.add_argument("--steps", nargs="+", type=name_and_path, required=True, metavar="NAME=DIR",
+                        help="every step as NAME=DIR, in order")
 
 
 def site_of(args):
     """The Site the options name; and {step: its directory}."""
-    dirs = dict(s.split("=", 1) for s in args.steps)
+    dirs = dict(args.steps)
     return Site(args.site, list(dirs), args.docs), dirs
 
 
 def page(path, title, nav, body, extra_css="", wide=False):
-    """Writes one page: its title, the bar (nav's HTML), the body in the reading column."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
-                f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
-                f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
-                f"{body}\n</main>\n</body></html>\n")
+    """Writes one page at PATH: its title, the bar (nav's HTML), the body in the reading column."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
+                    f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
+                    f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
+                    f"{body}\n</main>\n</body></html>\n", encoding="utf-8")
 
 
 def rel(site, frm, to):
-    """The link from page `frm` to page `to`, both paths from the site's root."""
-    return os.path.relpath(os.path.join(site.root, to), os.path.dirname(os.path.join(site.root, frm)))
+    """The link from page `frm` to page `to`, both paths from the site's root
+    (URL paths, not files: posixpath, whose relpath climbs with ..)."""
+    return posixpath.relpath(to, posixpath.dirname(frm) or ".")
 
 
 def step_links(site, r, step, diff_pages=True):
@@ -136,7 +147,7 @@ def step_links(site, r, step, diff_pages=True):
     i = site.steps.index(step)
     pages = [f'<b>{html.escape(step)}</b>:', f'<a href="{r(step + "/html/index.html")}">README</a>']
     for directory, name, label in (("walkthroughs", "walkthrough.html", "walkthrough"), ("labs", "lab.html", "lab")):
-        if os.path.isfile(os.path.join(site.docs, directory, f"{step}.md")):
+        if (site.docs / directory / f"{step}.md").is_file():
             pages.append(f'<a href="{r(step + "/html/" + name)}">{label}</a>')
     if i > 0 and diff_pages:
         pages.append(f'<a href="{r("diffs/" + site.steps[i - 1] + ".." + step + ".html")}">diff</a>')
