@@ -80,43 +80,65 @@ def comment_state(lines, n):
     return inside
 
 
-def expectation(text, start, end):
-    """(what the line must hold, why) from the words around a citation."""
-    before = text[max(0, start - 40):start]
-    after = text[end:end + 120]
-    m = re.match(r" (load|store|exchange|compare_exchange|fetch_sub|fetch_add|lock|unlock|allocate|free)\b( (?:next of )?(\w+))?", after)
+# The explorer's reports, the words before a citation: what the line holds, and why.
+REPORT_WORDS = (
+    # common's lockstep_alloc, or a coroutine frame's lockstep_coro_new
+    # (the explorer names the first caller outside common/).
+    (r"allocated at $", "alloc|coro_new", "allocated at"),
+    (r"trace line \d+, $", "free", "the free the report points at"),
+    (r"locks the mutex at $", "lock", "locks the mutex"),
+    (r"does the atomic operation at $", "atomic_", "does the atomic operation"),
+)
+# A verb of prose before "(file.c:NN)", as the explorer's word for it.
+PROSE_VERBS = {"frees": "free", "freed": "free", "allocates": "allocate", "locks": "lock",
+               "unlocks": "unlock", "exchanges": "exchange", "loads": "load", "stores": "store"}
+
+
+def explorer_words(before, after):
+    """What the explorer's trace or report around a citation requires of its line, or None."""
+    m = re.match(r" (load|store|exchange|compare_exchange|fetch_sub|fetch_add|lock|unlock|allocate|free)\b"
+                 r"( (?:next of )?(\w+))?", after)
     if m:
         needs = [VERBS[m.group(1)]]
         if m.group(1) not in ("lock", "unlock", "allocate", "free") and m.group(3):
             needs.append(m.group(3))
         return needs, f"the trace's `{m.group(0).strip()}`"
-    if re.search(r"allocated at $", before):
-        # common's lockstep_alloc, or a coroutine frame's lockstep_coro_new
-        # (the explorer names the first caller outside common/).
-        return ["alloc|coro_new"], "allocated at"
-    if re.search(r"trace line \d+, $", before):
-        return ["free"], "the free the report points at"
-    if re.search(r"locks the mutex at $", before):
-        return ["lock"], "locks the mutex"
-    if re.search(r"does the atomic operation at $", before):
-        return ["atomic_"], "does the atomic operation"
+    for words, needs, why in REPORT_WORDS:
+        if re.search(words, before):
+            return [needs], why
     # The explorer's report of an access quotes the line: "reads at
     # event.c:72 (fifo = fifo->next;)".
     m = re.match(r" \((.+?)\)(?=[ ,]|$)", after) if re.search(r"\bat $", before) else None
-    if m:
-        return [m.group(1)], "the line the report quotes"
+    return ([m.group(1)], "the line the report quotes") if m else None
+
+
+def tool_words(before, after):
+    """--weaken's argument or an assertion's report around a citation, or None."""
     if re.match(r"=(relaxed|acquire|release|acq_rel|consume)\b", after):
         return ["memory_order_"], "--weaken's atomic operation"
     if re.match(r": \w+: Assertion", after):
         return ["assert"], "an assertion's report"
-    m = re.search(r"\b(frees|freed|locks|unlocks|allocates|exchanges|loads|stores)\b[^.`\n]{0,12}\($", before)
+    return None
+
+
+def prose_words(before, after):
+    """A verb right before "(citation)", or a code span right after it, or None."""
+    m = re.search(r"\b(" + "|".join(PROSE_VERBS) + r")\b[^.`\n]{0,12}\($", before)
     if m:
-        verb = {"frees": "free", "freed": "free", "allocates": "allocate", "locks": "lock",
-                "unlocks": "unlock", "exchanges": "exchange", "loads": "load", "stores": "store"}[m.group(1)]
-        return [VERBS[verb]], f"prose: {m.group(1)} (...)"
+        return [VERBS[PROSE_VERBS[m.group(1)]]], f"prose: {m.group(1)} (...)"
     m = re.match(r"[^`\n]{0,12}`([^`]+)`", after)
-    if m:
-        return [m.group(1)], f"the code span `{m.group(1)}`"
+    return ([m.group(1)], f"the code span `{m.group(1)}`") if m else None
+
+
+def expectation(text, start, end):
+    """(what the line must hold, why) from the words around a citation, by
+    the first rule that applies (the docstring's order); (None, None) if none."""
+    before = text[max(0, start - 40):start]
+    after = text[end:end + 120]
+    for rule in (explorer_words, tool_words, prose_words):
+        found = rule(before, after)
+        if found:
+            return found
     return None, None
 
 
@@ -212,7 +234,7 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("repo", metavar="REPO", type=Path, help="the repository (its steps/ and docs/)")
-    p.add_argument("steps", metavar="STEP=DIR", nargs="*", type=step_pair,
+    p.add_argument("steps", metavar="STEP=DIR", nargs="*", default=[], type=step_pair,
                    help="a step's directory instead of REPO/steps/STEP (-DLOCKSTEP_STEP_DIR_NN)")
     return p.parse_args()
 
