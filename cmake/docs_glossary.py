@@ -144,7 +144,8 @@ def parse_args():
     p.add_argument("--check", metavar="GLOSSARY_MD", type=Path,
                    help="fail if an entry this module links to has no anchor in this file")
     p.add_argument("page", nargs="?", type=Path, help="the Markdown page, rewritten in place")
-    p.add_argument("href", nargs="?", help="the glossary page as the page reaches it (glossary.html, ../../glossary.html)")
+    p.add_argument("href", nargs="?",
+                   help="the glossary page as the page reaches it (glossary.html, ../../glossary.html)")
     args = p.parse_args()
     if not args.check and not (args.page and args.href):
         p.error("PAGE and HREF, or --check GLOSSARY_MD")

@@ -126,12 +126,13 @@ def site_of(args):
 def page(path, title, nav, body, extra_css="", wide=False):
     """Writes one page at PATH: its title, the bar (nav's HTML), the body in the reading column."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                    f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
-                    f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
-                    f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
-                    f"{body}\n</main>\n</body></html>\n", encoding="utf-8")
+    text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
+            f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
+            f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
+            f"{body}\n</main>\n</body></html>\n")
+    path.write_text(text, encoding="utf-8")
 
 
 def rel(site, frm, to):
