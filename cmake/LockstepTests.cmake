@@ -5,6 +5,10 @@
 # time, and each test runs `TARGET name`. ctest names them PREFIX.name, where
 # PREFIX is e.g. step03.task.
 # Exit code 77 means "skipped" (a case that needs a later step).
+# Reading the case names is configuration, as any test registration: ctest
+# needs one test per case when the build is configured, before the suite's
+# binary, which lists its cases (`TARGET --list`, its table of cases), exists.
+# A START_TEST that the table leaves out fails loudly ("no case named ...").
 
 set(LOCKSTEP_ITERATIONS "" CACHE STRING "Iterations for the stress tests (empty: each test's default)")
 

@@ -19,6 +19,7 @@ name (`relaxed`, `memory_order_acquire`, ...). Standard library only.
 import argparse
 import re
 import sys
+from pathlib import Path
 
 # The glossary's anchors, and what a page says when it uses the term: prose
 # patterns (case-insensitive) and code spans. Longer terms first, so that
@@ -124,30 +125,40 @@ def link_lines(lines, href):
 
 
 def check(glossary):
-    with open(glossary, encoding="utf-8") as f:
-        text = f.read()
+    """Fails, naming them, if an entry has no anchor in GLOSSARY."""
+    text = glossary.read_text(encoding="utf-8")
     missing = [ident for ident, _, _ in TERMS if f'id="{ident}"' not in text]
     if missing:
         sys.exit(f"docs_glossary.py: {glossary} has no anchor for: {', '.join(missing)}")
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description="Links each memory-model term's first use on a page to the glossary.")
-    ap.add_argument("--check", metavar="GLOSSARY_MD", help="fail if an entry has no anchor in this file")
-    ap.add_argument("page", nargs="?", help="the Markdown page, rewritten in place")
-    ap.add_argument("href", nargs="?", help="the glossary page as the page reaches it")
-    args = ap.parse_args(argv[1:])
+def link_page(page, href):
+    """PAGE rewritten in place, each term's first use linked to HREF."""
+    lines = link_lines(page.read_text(encoding="utf-8").split("\n"), href)
+    page.write_text("\n".join(lines), encoding="utf-8")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description="\n\n".join(__doc__.split("\n\n")[1:3]),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--check", metavar="GLOSSARY_MD", type=Path,
+                   help="fail if an entry this module links to has no anchor in this file")
+    p.add_argument("page", nargs="?", type=Path, help="the Markdown page, rewritten in place")
+    p.add_argument("href", nargs="?",
+                   help="the glossary page as the page reaches it (glossary.html, ../../glossary.html)")
+    args = p.parse_args()
+    if not args.check and not (args.page and args.href):
+        p.error("PAGE and HREF, or --check GLOSSARY_MD")
+    return args
+
+
+def main():
+    args = parse_args()
     if args.check:
         check(args.check)
-        return
-    if not args.page or not args.href:
-        ap.error("PAGE and HREF, or --check GLOSSARY_MD")
-    with open(args.page, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    lines = link_lines(lines, args.href)
-    with open(args.page, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+    else:
+        link_page(args.page, args.href)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()

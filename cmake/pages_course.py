@@ -18,7 +18,7 @@ the site's root, build/<preset>/docs/:
 The pages of the reading order (sitemap.COURSE_READING) get their
 previous/next; every page is rewritten into what Doxygen 1.9 renders as
 written, its source names linked to their source pages
-(lockstep_site/prep.py). The bar is the Doxygen header's: docs/CMakeLists.txt. Standard
+(lockstep_site/prep.py). The bar is the Doxygen header's: pages_header.py. Standard
 library only.
 """
 import argparse

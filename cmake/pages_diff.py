@@ -15,7 +15,8 @@ from lockstep_site.html_page import add_site_arguments, site_of  # noqa: E402
 
 
 def parse_args():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split(":\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     add_site_arguments(p)
     p.add_argument("--prev", required=True, help="the step before")
     p.add_argument("--this", required=True, help="the step the page shows")

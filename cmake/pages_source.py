@@ -11,21 +11,23 @@ import argparse
 import sys
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
-from lockstep_site.html_page import add_site_arguments, site_of  # noqa: E402 (beside this file)
+from lockstep_site.html_page import add_site_arguments, name_and_path, site_of  # noqa: E402 (beside this file)
 from lockstep_site.source_pages import source_pages  # noqa: E402
 
 
 def parse_args():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split(":\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     add_site_arguments(p)
-    p.add_argument("--files", nargs="+", required=True, help="each page's path in the site and its file: PATH=FILE")
+    p.add_argument("--files", nargs="+", type=name_and_path, required=True, metavar="PATH=FILE",
+                   help="each page's path in the site and its file")
     return p.parse_args()
 
 
 def main():
     args = parse_args()
     site, _ = site_of(args)
-    source_pages(site, [tuple(f.split("=", 1)) for f in args.files])
+    source_pages(site, args.files)
 
 
 if __name__ == "__main__":

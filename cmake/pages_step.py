@@ -15,7 +15,7 @@ previous/next in the course's reading order (lockstep_site/book.py); a
 walkthrough's markers are run (lockstep_site/walkthrough.py); then each
 page is rewritten into what Doxygen 1.9 renders as written, its source
 names linked to their source pages (lockstep_site/prep.py). The site's bar
-is the Doxygen header's: docs/CMakeLists.txt. Standard library only.
+is the Doxygen header's: pages_header.py. Standard library only.
 """
 import argparse
 import re

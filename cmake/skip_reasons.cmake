@@ -3,7 +3,8 @@
 # Run by ctest after the tests (CTestCustom.cmake): ctest shows a skipped
 # test as "***Skipped" and keeps its output to itself. Every skipped test
 # appended its reason to LOG; print them, so that the reasons are in
-# ctest's normal output.
+# ctest's normal output. CMake, not Python: ctest's own hook, it must run
+# wherever ctest does, and it only prints the lines, sorted.
 if(NOT EXISTS "${LOG}")
   return()
 endif()

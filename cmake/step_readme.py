@@ -1,16 +1,11 @@
-#!/usr/bin/env python3
 """A step README's "## Files changed from <step>" list: its one parser.
 
 The list is Markdown: an item ("- `path`: what changed", or "* ...") names
 a file; lines indented under an item continue its note; any other text in
-the section is a paragraph after the list. step_diff.cmake (the test that
-the list is the real diff) and lockstep_site/diff_page.py (the diff pages' notes) both
-read the list here.
-
-  step_readme.py files-changed README
-      Prints the paths the list names, one a line, in the README's order.
+the section is a paragraph after the list. step_diff.py (the test that
+the list is the real diff) and lockstep_site/diff_page.py (the diff pages'
+notes) both read the list here. Standard library only.
 """
-import argparse
 import re
 from pathlib import Path
 
@@ -46,18 +41,3 @@ def has_section(readme):
     return any(line.startswith("## Files changed from")
                for line in Path(readme).read_text(encoding="utf-8").splitlines())
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    listed = sub.add_parser("files-changed", help="print the paths the list names")
-    listed.add_argument("readme", type=Path)
-    args = parser.parse_args()
-    if not has_section(args.readme):
-        parser.exit(1, f"{args.readme} has no '## Files changed from ...' section\n")
-    for path in files_changed(args.readme)[0]:
-        print(path)
-
-
-if __name__ == "__main__":
-    main()

@@ -2,7 +2,9 @@
 points beside this package in cmake/, one per kind of page: pages_step.py
 (a step's README, deep page, walkthrough, lab), pages_course.py (the home
 page and the course's documents), pages_source.py (the source pages),
-pages_diff.py (a diff page).
+pages_diff.py (a diff page), pages_header.py (the Doxygen pages' header,
+with the bar); and walkthrough_explorers.py (the explorers a walkthrough
+runs, for the build's dependencies).
 
 Modules:
   sitemap      where each repository document lives in the site, and a
@@ -15,7 +17,8 @@ Modules:
   prep         a Markdown page rewritten into what Doxygen 1.9 renders as written
   markdown     Markdown read by the site: code spans, a line as HTML, table cells
   mutants      the mutation table's columns, its verdicts first
-  html_page    the pages the site writes itself: the document, its style, the bar
+  html_page    the pages the site writes itself: the document, its style; the
+               bar of every page, the Doxygen pages' too
   source_pages the source pages and each step's list of its files
   diff_page    a diff page
 Standard library only.

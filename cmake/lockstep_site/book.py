@@ -3,7 +3,7 @@
 The order: the home page, then each step's README, deep page, walkthrough
 and lab (those it has), then the course's pages (sitemap.COURSE_READING).
 Each page carries the pager at its top, right under its title, and at its
-bottom; the site's bar (docs/CMakeLists.txt, the Doxygen header) has the rest.
+bottom; the site's bar (pages_header.py, the Doxygen header) has the rest.
 """
 import html
 from pathlib import Path

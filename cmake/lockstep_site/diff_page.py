@@ -5,11 +5,11 @@ coloured by Pygments' diff lexer (required), a new file highlighted as its
 own language, the README's diff rendered as the reader reads it.
 """
 import html
-import os
 import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 import step_readme
 from lockstep_site.book import pager_html as pager
@@ -29,12 +29,11 @@ def file_chunks(prev, prev_dir, this, this_dir):
     """{file: its part of `diff -ruN` of the two steps}, the headers without timestamps."""
     # diff runs in a directory holding both steps under their names, so that
     # the headers read `--- 05-intrusive-list/src/event.c`, as in the README's command.
-    a, b = os.path.abspath(prev_dir), os.path.abspath(this_dir)
-    parent = os.path.dirname(b)
-    if os.path.dirname(a) == parent and os.path.basename(a) == prev and os.path.basename(b) == this:
-        args, cwd = [prev, this], parent
+    a, b = prev_dir.absolute(), this_dir.absolute()
+    if a.parent == b.parent and a.name == prev and b.name == this:
+        args, cwd = [prev, this], b.parent
     else:  # a student's copy somewhere else
-        args, cwd = [a, b], None
+        args, cwd = [str(a), str(b)], None
     run = subprocess.run(["diff", "-ruN"] + args, cwd=cwd, capture_output=True, text=True)
     if run.returncode > 1:
         sys.exit(f"diff failed: {run.stderr}")
@@ -44,7 +43,7 @@ def file_chunks(prev, prev_dir, this, this_dir):
         m = re.match(r"diff -ruN \S+? (\S+)\n", chunk)
         if not m:
             continue
-        name = os.path.relpath(m.group(1), args[1]) if cwd is None else m.group(1).split("/", 1)[1]
+        name = PurePosixPath(m.group(1)).relative_to(args[1]).as_posix() if cwd is None else m.group(1).split("/", 1)[1]
         # The headers' timestamps are the checkout's, not the step's: out.
         chunks[name] = re.sub(r"(?m)^((?:---|\+\+\+) \S+)\t.*$", r"\1", chunk)
     return chunks
@@ -64,16 +63,16 @@ def file_section(d, name, text, notes):
     """One file's section: its name (a link to its source page), what the README says of it, its diff."""
     anchor = "f-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
     title = html.escape(name)
-    if name != "README.md" and os.path.isfile(os.path.join(d.this_dir, name)):  # its source page
+    if name != "README.md" and (d.this_dir / name).is_file():  # its source page
         title = f'<a href="{rel(d.site, d.out, f"src/steps/{d.this}/{name}.html")}">{title}</a>'
-    new_file = not os.path.exists(os.path.join(d.prev_dir, name))
+    new_file = not (d.prev_dir / name).exists()
     note = notes.get(name, "(The README's list says nothing of this file.)")
     if name == "README.md":
         note = "The step's README: the article, the idea, what the step fixes and how its tests show it."
-        rendered = markdown_diff(text, os.path.join(d.prev_dir, name), os.path.join(d.this_dir, name))
+        rendered = markdown_diff(text, d.prev_dir / name, d.this_dir / name)
         shown = f'<div class="diff md">{rendered}</div>'
-    elif new_file and os.path.isfile(os.path.join(d.this_dir, name)):
-        shown = f'<div class="diff new"><pre>{highlight_file(os.path.join(d.this_dir, name), name)}</pre></div>'
+    elif new_file and (d.this_dir / name).is_file():
+        shown = f'<div class="diff new"><pre>{highlight_file(d.this_dir / name, name)}</pre></div>'
     else:
         shown = f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), HtmlFormatter(nowrap=True))}</pre></div>'
     badge = '<span class="badge">new file</span>' if new_file else ""
@@ -105,9 +104,9 @@ class Diff:
     """The two steps a diff page compares, and where it goes."""
     site: object
     prev: str
-    prev_dir: str
+    prev_dir: Path
     this: str
-    this_dir: str
+    this_dir: Path
 
     @property
     def out(self):
@@ -118,7 +117,7 @@ def diff_page(site, prev, prev_dir, this, this_dir):
     """SITE/diffs/<prev>..<this>.html."""
     d = Diff(site, prev, prev_dir, this, this_dir)
     chunks = file_chunks(prev, prev_dir, this, this_dir)
-    notes, after = step_readme.files_changed(os.path.join(this_dir, "README.md"))
+    notes, after = step_readme.files_changed(this_dir / "README.md")
     names = sorted(chunks, key=code_first)
     plain = (f'Plain text: <a href="{prev}..{this}.code.diff">the code</a>, '
              f'<a href="{prev}..{this}.diff">with the README</a>. '
@@ -130,7 +129,7 @@ def diff_page(site, prev, prev_dir, this, this_dir):
             + f'<table class="toc">{"".join(toc_row(n, chunks[n]) for n in names)}</table>\n'
             + "\n".join(file_section(d, n, chunks[n], notes) for n in names))
     links = diff_pager(site.steps, this)
-    page(os.path.join(site.root, d.out), f"The diff from {prev} to {this}", nav(site, d.out, this), links + body + links,
+    page(site.root / d.out, f"The diff from {prev} to {this}", nav(site, d.out, this), links + body + links,
          HtmlFormatter().get_style_defs(".diff") + HtmlFormatter().get_style_defs(".new"), wide=True)
 
 
@@ -170,8 +169,7 @@ def markdown_diff(text, old_path, new_path):
 def highlight_file(path, name):
     """A file the step adds, highlighted as its own language (not as a
     block of + lines)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+    text = path.read_text(encoding="utf-8", errors="replace")
     try:
         lexer = get_lexer_for_filename(name, stripnl=False)
     except ClassNotFound:

@@ -1,13 +1,16 @@
 """The pages the site writes itself, not Doxygen (the source pages, the
 diff pages): one HTML document each, with the site's bar at the top and
 the look of the Doxygen pages (the bar's and the pager's rules read from
-docs/lockstep.css, never repeated here).
+docs/lockstep.css, never repeated here). The bar is built here for every
+page, the Doxygen pages' too (pages_header.py puts it in their header).
 """
+import argparse
 import functools
 import html
-import os
+import posixpath
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 
 # The bar and the pager look as on the Doxygen pages: their rules are read
@@ -58,7 +61,7 @@ h1 { overflow-wrap: anywhere; }
 """
 
 
-LOCKSTEP_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "docs", "lockstep.css")
+LOCKSTEP_CSS = Path(__file__).resolve().parents[2] / "docs" / "lockstep.css"
 
 
 def css_rules(text):
@@ -80,8 +83,7 @@ def css_rules(text):
 @functools.lru_cache(maxsize=None)
 def site_nav_css():
     """docs/lockstep.css's rules for the bar and the pager (and the widths they use)."""
-    with open(LOCKSTEP_CSS, encoding="utf-8") as f:
-        rules = css_rules(f.read())
+    rules = css_rules(LOCKSTEP_CSS.read_text(encoding="utf-8"))
     return "\n".join(rule for sel, rule in rules
                      if sel == "html" or sel.startswith(("nav.lockstep-bar", "nav.pager"))) + "\n"
 
@@ -93,66 +95,92 @@ HERE = ' class="here"'
 @dataclass
 class Site:
     """The site being written: its root, every step's name in order, the repository's docs/."""
-    root: str
+    root: Path
     steps: list
-    docs: str
+    docs: Path
+
+
+def name_and_path(text):
+    """NAME=PATH, an option's value, as (NAME, Path(PATH))."""
+    name, sep, path = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=PATH")
+    return name, Path(path)
 
 
 def add_site_arguments(parser):
     """The command-line options naming the site, for the entry points that write its own pages."""
-    parser.add_argument("--site", required=True, help="the site's root, build/<preset>/docs")
-    parser.add_argument("--docs", required=True, help="the repository's docs/ (which steps have a walkthrough, a lab)")
-    parser.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
+    parser.add_argument("--site", type=Path, required=True, help="the site's root, build/<preset>/docs")
+    parser.add_argument("--docs", type=Path, required=True,
+                        help="the repository's docs/ (which steps have a walkthrough, a lab)")
+    parser.add_argument("--steps", nargs="+", type=name_and_path, required=True, metavar="NAME=DIR",
+                        help="every step as NAME=DIR, in order")
 
 
 def site_of(args):
     """The Site the options name; and {step: its directory}."""
-    dirs = dict(s.split("=", 1) for s in args.steps)
+    dirs = dict(args.steps)
     return Site(args.site, list(dirs), args.docs), dirs
 
 
 def page(path, title, nav, body, extra_css="", wide=False):
-    """Writes one page: its title, the bar (nav's HTML), the body in the reading column."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
-                f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
-                f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
-                f"{body}\n</main>\n</body></html>\n")
+    """Writes one page at PATH: its title, the bar (nav's HTML), the body in the reading column."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
+            f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
+            f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
+            f"{body}\n</main>\n</body></html>\n")
+    path.write_text(text, encoding="utf-8")
 
 
 def rel(site, frm, to):
-    """The link from page `frm` to page `to`, both paths from the site's root."""
-    return os.path.relpath(os.path.join(site.root, to), os.path.dirname(os.path.join(site.root, frm)))
+    """The link from page `frm` to page `to`, both paths from the site's root
+    (URL paths, not files: posixpath, whose relpath climbs with ..)."""
+    return posixpath.relpath(to, posixpath.dirname(frm) or ".")
 
 
-def step_links(site, r, step):
+def step_links(site, r, step, diff_pages=True):
     """The bar's links to a step's own pages: README, walkthrough and lab
-    (those docs/ has), diff, sources, API."""
+    (those docs/ has), diff (from the second step on, when the site has
+    diff pages), sources, API."""
     i = site.steps.index(step)
     pages = [f'<b>{html.escape(step)}</b>:', f'<a href="{r(step + "/html/index.html")}">README</a>']
     for directory, name, label in (("walkthroughs", "walkthrough.html", "walkthrough"), ("labs", "lab.html", "lab")):
-        if os.path.isfile(os.path.join(site.docs, directory, f"{step}.md")):
+        if (site.docs / directory / f"{step}.md").is_file():
             pages.append(f'<a href="{r(step + "/html/" + name)}">{label}</a>')
-    if i > 0:
+    if i > 0 and diff_pages:
         pages.append(f'<a href="{r("diffs/" + site.steps[i - 1] + ".." + step + ".html")}">diff</a>')
     pages.append(f'<a href="{r("src/steps/" + step + "/index.html")}">sources</a>')
     pages.append(f'<a href="{r(step + "/html/files.html")}">API</a>')
     return f'<span class="pages">{" ".join(pages)}</span>'
 
 
+# The course's main pages, as the bar of a course page links them: all of
+# them on the Doxygen pages, the first ones on a source page outside the steps.
+COURSE_LINKS = (("errata.html", "errata"), ("mutants.html", "mutation table"), ("litmus.html", "litmus tests"),
+                ("explorer.html", "explorer"), ("labs.html", "labs"), ("glossary.html", "glossary"))
+SOURCE_PAGE_LINKS = tuple(link for link in COURSE_LINKS if link[0] in ("errata.html", "mutants.html", "explorer.html"))
+
+
+def course_links(r, links=COURSE_LINKS):
+    """The bar's links to the course's pages, (page, label) each."""
+    anchors = " ".join(f'<a href="{r(to)}">{label}</a>' for to, label in links)
+    return f'<span class="pages">{anchors}</span>'
+
+
+def bar(r, steps, here, pages):
+    """The site's bar: home, every step (`here` marked), then `pages`'s
+    HTML; r(path from the site's root) is a link to that page."""
+    links = " ".join(f'<a{HERE if s == here else ""} href="{r(s + "/html/index.html")}" '
+                     f'title="{html.escape(s)}">{s[:2]}</a>' for s in steps)
+    return f'<a class="brand" href="{r("index.html")}">lockstep</a><span class="steps">steps {links}</span>{pages}'
+
+
 def nav(site, here, step=None):
-    """The site's bar on page `here` (the Doxygen pages' is docs/CMakeLists.txt's):
+    """The site's bar on page `here` (a Doxygen page's: pages_header.py):
     home, the steps, and the step's own pages (else the course's main pages)."""
     r = lambda to: rel(site, here, to)
-    links = " ".join(f'<a{HERE if s == step else ""} href="{r(s + "/html/index.html")}" '
-                     f'title="{html.escape(s)}">{s[:2]}</a>' for s in site.steps)
-    items = [f'<a class="brand" href="{r("index.html")}">lockstep</a>', f'<span class="steps">steps {links}</span>']
-    if step in site.steps:
-        items.append(step_links(site, r, step))
-    else:
-        items.append(f'<span class="pages"><a href="{r("errata.html")}">errata</a> '
-                     f'<a href="{r("mutants.html")}">mutation table</a> <a href="{r("explorer.html")}">explorer</a></span>')
-    return "".join(items)
+    pages = step_links(site, r, step) if step in site.steps else course_links(r, SOURCE_PAGE_LINKS)
+    return bar(r, site.steps, step, pages)

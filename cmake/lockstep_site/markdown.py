@@ -2,7 +2,6 @@
 line rendered inline as HTML, a table row's cells, a file's fenced lines.
 """
 import html
-import os
 import re
 
 
@@ -76,8 +75,8 @@ def cells(row):
 def fenced(path):
     """The numbers of the lines of a Markdown file inside a fenced code block."""
     inside, out = False, set()
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as f:
+    if path.is_file():
+        with path.open(encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
                 if line.strip().startswith(("```", "~~~")):
                     inside = not inside

@@ -1,6 +1,8 @@
 """The mutation table's page: its columns reordered so that each mutant's
 verdicts come right after it.
 """
+from pathlib import Path
+
 from lockstep_site.markdown import cells
 
 
@@ -10,8 +12,8 @@ VERDICTS = ("step", "file:line", "original", "mutant", "result", "explorer")
 def verdicts_first(path):
     """The mutation table's columns reordered so that its verdicts ("result",
     "explorer") come right after the mutant: in view without scrolling."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").split("\n")
     order = None
     for n, line in enumerate(lines):
         if not line.startswith("|"):
@@ -25,5 +27,4 @@ def verdicts_first(path):
             order = [row.index(v) for v in VERDICTS] + [i for i, c in enumerate(row) if c not in VERDICTS]
         if order and len(row) == len(order):
             lines[n] = "| " + " | ".join(row[i] for i in order) + " |"
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+    path.write_text("\n".join(lines), encoding="utf-8")

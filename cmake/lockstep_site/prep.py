@@ -10,8 +10,9 @@ its source page, line anchor included; a quoted explorer trace becomes a
 table; each memory-model term is linked to the glossary at its first use.
 """
 import html
-import os
+import posixpath
 import re
+from pathlib import Path
 
 import docs_glossary
 from lockstep_site.markdown import html_code, spans
@@ -26,13 +27,13 @@ class Sources:
         for entry in entries:
             own = entry.startswith("+")  # the page's own step (and coro.h): short names are looked up there
             site_path, disk = entry.lstrip("+").split("=", 1)
-            if os.path.isdir(disk):
+            disk = Path(disk)
+            if disk.is_dir():
                 self.own_dir = self.own_dir or (site_path if own else "")
-                for d, _, names in os.walk(disk):
-                    for n in names:
-                        if n != "README.md":
-                            self.add(f"{site_path}/{os.path.relpath(os.path.join(d, n), disk)}", own)
-            elif os.path.isfile(disk):
+                for f in disk.rglob("*"):
+                    if f.is_file() and f.name != "README.md":
+                        self.add(f"{site_path}/{f.relative_to(disk).as_posix()}", own)
+            elif disk.is_file():
                 self.add(site_path, own)
 
     def add(self, path, own):
@@ -47,7 +48,7 @@ class Sources:
         if self.own_dir and f"{self.own_dir}/{name}" in self.paths:
             return f"{self.own_dir}/{name}"
         if "/" not in name:  # a short name: unique among the page's own step (and coro.h)
-            found = [p for p in self.own if os.path.basename(p) == name]
+            found = [p for p in self.own if posixpath.basename(p) == name]
             if len(found) == 1:
                 return found[0]
         return None
@@ -61,7 +62,7 @@ def link_code(code, sources, page_dir):
     found = sources.find(m.group(1))
     if not found:
         return code
-    target = os.path.relpath(f"src/{found}.html", page_dir)
+    target = posixpath.relpath(f"src/{found}.html", page_dir)
     return f"[{code}]({target}{'#L' + m.group(2) if m.group(2) else ''})"
 
 
@@ -121,8 +122,8 @@ def prep(path, page_dir, entries):
     """Rewrites the page at path (its directory from the site's root: page_dir); entries are
     the source pages its code spans may name, SITE_PATH=DISK, +SITE_PATH=DISK for its own step."""
     sources = Sources(entries) if entries else None
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").split("\n")
     fence, out, block = None, [], []
     for line in lines:
         m = re.match(r"^\s*(```+|~~~+)", line)
@@ -141,7 +142,6 @@ def prep(path, page_dir, entries):
         else:
             out.append(line)
     out += block if fence is not None else []
-    if os.path.basename(path) != "glossary.md":  # each memory-model term linked at its first use
-        out = docs_glossary.link_lines(out, os.path.relpath("glossary.html", page_dir))
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(out))
+    if path.name != "glossary.md":  # each memory-model term linked at its first use
+        out = docs_glossary.link_lines(out, posixpath.relpath("glossary.html", page_dir))
+    path.write_text("\n".join(out), encoding="utf-8")

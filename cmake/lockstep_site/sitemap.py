@@ -52,7 +52,7 @@ def md_title(path):
     """The text of a Markdown file's first line, without its "# ", its
     {#anchor} and its code spans' backticks (a title is shown as plain
     text: in the pager, the bar's tooltips, a page's <title>)."""
-    with open(path, encoding="utf-8") as f:
+    with Path(path).open(encoding="utf-8") as f:
         first = f.readline().rstrip("\n")
     first = re.sub(r"^# +", "", first)
     first = re.sub(r" *\{#[^}]*\}$", "", first)

@@ -6,7 +6,6 @@ SITE/src/steps/<step>/index.html. SITE/src/.sources lists each page and
 its file, for tests/docs/check_browser.py.
 """
 import html
-import os
 import re
 
 from lockstep_site.html_page import nav, page, rel
@@ -22,12 +21,11 @@ except ImportError:  # the source pages then come out plain
 
 def source_lines(disk):
     """The file's lines as HTML: highlighted when Pygments knows the language, else escaped."""
-    with open(disk, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+    text = disk.read_text(encoding="utf-8", errors="replace")
     lines = None
     if highlight:
         try:
-            lexer = get_lexer_for_filename(disk, stripnl=False)
+            lexer = get_lexer_for_filename(disk.name, stripnl=False)
             # nowrap: one line of output per line of input, each line's
             # spans closed at its end (Pygments' HtmlFormatter does so).
             lines = highlight(text, lexer, HtmlFormatter(nowrap=True)).split("\n")
@@ -50,7 +48,7 @@ def source_page(site, path, disk, css):
     out = f"src/{path}.html"
     up = (f'<p>From <a href="{rel(site, out, f"src/steps/{step}/index.html")}">the sources of step '
           f'{html.escape(step)}</a>. Each line number is a link (<code>#L48</code>).</p>' if step else "")
-    page(os.path.join(site.root, out), path, nav(site, out, step), f'{up}<pre class="src">{body}</pre>', css)
+    page(site.root / out, path, nav(site, out, step), f'{up}<pre class="src">{body}</pre>', css)
     return step
 
 
@@ -65,18 +63,18 @@ def step_index(site, step, paths):
             f'<a href="{rel(site, out, step + "/html/index.html")}">README</a>: the headers, the code, '
             f'the build. The code every step shares is <a href="{coro}">'
             f'<code>common/include/lockstep/coro.h</code></a>.</p><table class="files">{rows}</table>')
-    page(os.path.join(site.root, out), f"The sources of step {step}", nav(site, out, step), body)
+    page(site.root / out, f"The sources of step {step}", nav(site, out, step), body)
 
 
 def source_pages(site, files):
-    """Every file's page, each step's index, and src/.sources; files is [(site path, file on disk)]."""
+    """Every file's page, each step's index, and src/.sources; files is [(site path, file on disk: a Path)]."""
     css = HtmlFormatter().get_style_defs(".src") if highlight else ""
     by_step = {}
     for path, disk in files:
         step = source_page(site, path, disk, css)
         if step:
             by_step.setdefault(step, []).append(path)
-    with open(os.path.join(site.root, "src", ".sources"), "w", encoding="utf-8") as f:
-        f.writelines(f"{path}\t{os.path.abspath(disk)}\n" for path, disk in files)
+    sources = "".join(f"{path}\t{disk.absolute()}\n" for path, disk in files)
+    (site.root / "src" / ".sources").write_text(sources, encoding="utf-8")
     for step, paths in by_step.items():
         step_index(site, step, paths)

@@ -5,7 +5,7 @@ explorer a walkthrough's marker asked for; trace_table: a trace a page
 quotes in a code block, its `file.c:NN` citations linked.
 """
 import html
-import os
+import posixpath
 import re
 
 
@@ -19,7 +19,7 @@ def cited(text, sources, page_dir):
         found = sources.find(m.group(1)) if sources else None
         if not found:
             return m.group(0)
-        return f'<a href="{os.path.relpath(f"src/{found}.html", page_dir)}#L{m.group(2)}">{m.group(0)}</a>'
+        return f'<a href="{posixpath.relpath(f"src/{found}.html", page_dir)}#L{m.group(2)}">{m.group(0)}</a>'
     return re.sub(r"\b([A-Za-z0-9_]+\.[ch]):(\d+)", link, html.escape(text))
 
 

@@ -42,6 +42,12 @@ LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads 
 
 TIMEOUT = 120  # seconds for one explorer run
 
+# The markers' forms: the one parser of them (pages_step.py fills them in,
+# walkthrough_explorers.py lists the explorers they run for the build's
+# dependencies).
+TRACE = re.compile(r"<!-- trace ([A-Za-z0-9_]+) ([^|]*)[|] expect (.*) -->")
+GRAPH = re.compile(r"<!-- graph ([A-Za-z0-9_]+) (.*) -->")
+
 
 @dataclass
 class Walk:
@@ -89,7 +95,7 @@ def tidy(trace, binary):
 def trace_block(walk, marker):
     """A <!-- trace ... --> marker's replacement: the legend (first trace
     only), the trace as a table, and a note if a copy's trace differs."""
-    m = re.fullmatch(r"<!-- trace ([A-Za-z0-9_]+) ([^|]*)[|] expect (.*) -->", marker)
+    m = TRACE.fullmatch(marker)
     if not m:
         fail(walk, f"a trace marker is `<!-- trace TARGET ARGS... | expect REGEX -->`, not: {marker}")
     target, args, expect = m.group(1), m.group(2).strip(), m.group(3)
@@ -114,7 +120,7 @@ def trace_block(walk, marker):
 
 def graph_block(walk, marker, n):
     """The n-th <!-- graph ... --> marker's replacement: the failing execution drawn."""
-    m = re.fullmatch(r"<!-- graph ([A-Za-z0-9_]+) (.*) -->", marker)
+    m = GRAPH.fullmatch(marker)
     if not m:
         fail(walk, f"a graph marker is `<!-- graph TARGET ARGS... -->`, not: {marker}")
     target, args = m.group(1), m.group(2).strip()
@@ -137,11 +143,24 @@ def fill_markers(walk, page):
     """The walkthrough's text with every marker replaced (whole-text
     replacement, marker by marker: the page's other text stays as written)."""
     page = page.replace("<!-- diagram -->", diagram(walk))
-    for marker in re.findall(r"<!-- trace [^\n]* -->", page):
+    for marker in markers(page, "trace"):
         page = page.replace(marker, trace_block(walk, marker))
-    for n, marker in enumerate(re.findall(r"<!-- graph [^\n]* -->", page), 1):
+    for n, marker in enumerate(markers(page, "graph"), 1):
         page = page.replace(marker, graph_block(walk, marker, n))
     return page
+
+
+def markers(page, kind):
+    """The page's <!-- KIND ... --> markers (KIND trace or graph), whole, in order."""
+    return re.findall(rf"<!-- {kind} [^\n]* -->", page)
+
+
+def explorers_run(page):
+    """The explorer targets the page's trace and graph markers run, in order,
+    each once (a marker not of its form is left to fill_markers to report)."""
+    found = [m.group(1) for kind, form in (("trace", TRACE), ("graph", GRAPH))
+             for m in map(form.fullmatch, markers(page, kind)) if m]
+    return list(dict.fromkeys(found))
 
 
 def explorers(listing):

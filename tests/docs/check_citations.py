@@ -36,9 +36,11 @@ docs build, and the marker's `expect` already fails the build when they
 change; check_samples.py runs the copies and compares their blocks.
 Prints each wrong citation; exits 1 if there is any. Standard library only.
 """
-import os
+import argparse
+import os.path
 import re
 import sys
+from pathlib import Path
 
 CITE = re.compile(r"((?:[\w.-]+/)*)([A-Za-z_][\w-]*\.[ch]):(\d+)")
 # What the explorer prints after a citation, and what the line must hold.
@@ -51,8 +53,7 @@ VERBS = {
 
 
 def code_lines(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read().split("\n")
+    return path.read_text(encoding="utf-8").split("\n")
 
 
 def is_code(line, in_comment):
@@ -79,121 +80,182 @@ def comment_state(lines, n):
     return inside
 
 
-def expectation(text, start, end):
-    """(what the line must hold, why) from the words around a citation."""
-    before = text[max(0, start - 40):start]
-    after = text[end:end + 120]
-    m = re.match(r" (load|store|exchange|compare_exchange|fetch_sub|fetch_add|lock|unlock|allocate|free)\b( (?:next of )?(\w+))?", after)
+# The explorer's reports, the words before a citation: what the line holds, and why.
+REPORT_WORDS = (
+    # common's lockstep_alloc, or a coroutine frame's lockstep_coro_new
+    # (the explorer names the first caller outside common/).
+    (r"allocated at $", "alloc|coro_new", "allocated at"),
+    (r"trace line \d+, $", "free", "the free the report points at"),
+    (r"locks the mutex at $", "lock", "locks the mutex"),
+    (r"does the atomic operation at $", "atomic_", "does the atomic operation"),
+)
+# A verb of prose before "(file.c:NN)", as the explorer's word for it.
+PROSE_VERBS = {"frees": "free", "freed": "free", "allocates": "allocate", "locks": "lock",
+               "unlocks": "unlock", "exchanges": "exchange", "loads": "load", "stores": "store"}
+
+
+def explorer_words(before, after):
+    """What the explorer's trace or report around a citation requires of its line, or None."""
+    m = re.match(r" (load|store|exchange|compare_exchange|fetch_sub|fetch_add|lock|unlock|allocate|free)\b"
+                 r"( (?:next of )?(\w+))?", after)
     if m:
         needs = [VERBS[m.group(1)]]
         if m.group(1) not in ("lock", "unlock", "allocate", "free") and m.group(3):
             needs.append(m.group(3))
         return needs, f"the trace's `{m.group(0).strip()}`"
-    if re.search(r"allocated at $", before):
-        # common's lockstep_alloc, or a coroutine frame's lockstep_coro_new
-        # (the explorer names the first caller outside common/).
-        return ["alloc|coro_new"], "allocated at"
-    if re.search(r"trace line \d+, $", before):
-        return ["free"], "the free the report points at"
-    if re.search(r"locks the mutex at $", before):
-        return ["lock"], "locks the mutex"
-    if re.search(r"does the atomic operation at $", before):
-        return ["atomic_"], "does the atomic operation"
+    for words, needs, why in REPORT_WORDS:
+        if re.search(words, before):
+            return [needs], why
     # The explorer's report of an access quotes the line: "reads at
     # event.c:72 (fifo = fifo->next;)".
     m = re.match(r" \((.+?)\)(?=[ ,]|$)", after) if re.search(r"\bat $", before) else None
-    if m:
-        return [m.group(1)], "the line the report quotes"
+    return ([m.group(1)], "the line the report quotes") if m else None
+
+
+def tool_words(before, after):
+    """--weaken's argument or an assertion's report around a citation, or None."""
     if re.match(r"=(relaxed|acquire|release|acq_rel|consume)\b", after):
         return ["memory_order_"], "--weaken's atomic operation"
     if re.match(r": \w+: Assertion", after):
         return ["assert"], "an assertion's report"
-    m = re.search(r"\b(frees|freed|locks|unlocks|allocates|exchanges|loads|stores)\b[^.`\n]{0,12}\($", before)
+    return None
+
+
+def prose_words(before, after):
+    """A verb right before "(citation)", or a code span right after it, or None."""
+    m = re.search(r"\b(" + "|".join(PROSE_VERBS) + r")\b[^.`\n]{0,12}\($", before)
     if m:
-        verb = {"frees": "free", "freed": "free", "allocates": "allocate", "locks": "lock",
-                "unlocks": "unlock", "exchanges": "exchange", "loads": "load", "stores": "store"}[m.group(1)]
-        return [VERBS[verb]], f"prose: {m.group(1)} (...)"
+        return [VERBS[PROSE_VERBS[m.group(1)]]], f"prose: {m.group(1)} (...)"
     m = re.match(r"[^`\n]{0,12}`([^`]+)`", after)
-    if m:
-        return [m.group(1)], f"the code span `{m.group(1)}`"
+    return ([m.group(1)], f"the code span `{m.group(1)}`") if m else None
+
+
+def expectation(text, start, end):
+    """(what the line must hold, why) from the words around a citation, by
+    the first rule that applies (the docstring's order); (None, None) if none."""
+    before = text[max(0, start - 40):start]
+    after = text[end:end + 120]
+    for rule in (explorer_words, tool_words, prose_words):
+        found = rule(before, after)
+        if found:
+            return found
     return None, None
 
 
-def check_page(page, step, step_dirs, repo, problems):
-    with open(page, encoding="utf-8") as f:
-        text = f.read()
+def shown_text(page):
+    """The page's text, what this check does not read blanked (same offsets)."""
+    text = page.read_text(encoding="utf-8")
     text = re.sub(r"<!-- (trace|graph) .*?-->", lambda m: " " * len(m.group(0)), text)
     # A quoted output of a changed copy of the step (check_samples.py's `lab`
     # and `mutant` samples) cites the copy's lines, not the step's; that
     # check runs the copy and compares the block.
-    text = re.sub(r"<!-- sample: (?:lab|mutant) .*?-->\s*\n( *)```.*?\n\1```",
+    return re.sub(r"<!-- sample: (?:lab|mutant) .*?-->\s*\n( *)```.*?\n\1```",
                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-    count = 0
+
+
+def step_named(prefix, step, step_dirs):
+    """The step a citation's path names, else the page's own step."""
+    for part in prefix.split("/"):
+        if part in step_dirs:
+            step = part
+    return step
+
+
+def cited_file(repo, base, prefix, this, name):
+    """The file a citation names in step directory BASE, or None."""
+    rest = prefix.split(this + "/", 1)[1] if this + "/" in prefix else ""
+    candidates = [base / rest / name, base / "src" / name, base / "include" / "lockstep" / name,
+                  repo / "common" / "include" / "lockstep" / name,  # every step's coro.h
+                  repo / "tests" / "explore" / name]  # a scenario's own allocation
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def line_problem(text, m, name, n, path):
+    """What is wrong with citing line N of PATH at match M, or None."""
+    lines = code_lines(path)
+    if n < 1 or n > len(lines):
+        return f"{name} has {len(lines)} lines"
+    line = lines[n - 1]
+    if not is_code(line, comment_state(lines, n)):
+        return f"line {n} holds no code: {line.strip()!r}"
+    needs, why = expectation(text, m.start(), m.end())
+    if needs is None:
+        return f"say which code is meant (a code span after the citation); line {n} is {line.strip()!r}"
+    missing = [w for w in needs if not any(alt in line for alt in w.split("|"))]
+    if not missing:
+        return None
+    near = [i + 1 for i in range(max(0, n - 30), min(len(lines), n + 30))
+            if all(any(alt in lines[i] for alt in w.split("|")) for w in needs)]
+    return (f"line {n} ({line.strip()!r}) lacks {', '.join(missing)} ({why})"
+            + (f"; it is on line {', '.join(map(str, near))}" if near else ""))
+
+
+def relative(path, repo):
+    """PATH as seen from REPO, with .. when it is outside (a student's copy);
+    os.path.relpath, since PurePath.relative_to walks up only from 3.12."""
+    return os.path.relpath(path, repo)
+
+
+def check_page(page, step, step_dirs, repo, problems):
+    """Every citation of one page checked; returns how many it has."""
+    text, count = shown_text(page), 0
     for m in CITE.finditer(text):
         prefix, name, n = m.group(1), m.group(2), int(m.group(3))
         line_no = text.count("\n", 0, m.start()) + 1
-        where = f"{os.path.relpath(page, repo)}:{line_no}: {prefix}{name}:{n}"
-        this = step
-        for part in prefix.split("/"):
-            if part in step_dirs:
-                this = part
+        where = f"{relative(page, repo)}:{line_no}: {prefix}{name}:{n}"
+        this = step_named(prefix, step, step_dirs)
         if this not in step_dirs:
             problems.append(f"{where}: which step? (the page names none)")
             continue
-        base = step_dirs[this]
-        rest = prefix.split(this + "/", 1)[1] if this + "/" in prefix else ""
-        candidates = [os.path.join(base, rest, name), os.path.join(base, "src", name),
-                      os.path.join(base, "include", "lockstep", name),
-                      os.path.join(repo, "common", "include", "lockstep", name),  # every step's coro.h
-                      os.path.join(repo, "tests", "explore", name)]  # a scenario's own allocation
-        path = next((c for c in candidates if os.path.isfile(c)), None)
+        path = cited_file(repo, step_dirs[this], prefix, this, name)
         count += 1
-        if not path:
-            problems.append(f"{where}: step {this} has no {name}")
-            continue
-        lines = code_lines(path)
-        if n < 1 or n > len(lines):
-            problems.append(f"{where}: {name} has {len(lines)} lines")
-            continue
-        line = lines[n - 1]
-        if not is_code(line, comment_state(lines, n)):
-            problems.append(f"{where}: line {n} holds no code: {line.strip()!r}")
-            continue
-        needs, why = expectation(text, m.start(), m.end())
-        if needs is None:
-            problems.append(f"{where}: say which code is meant (a code span after the citation); "
-                            f"line {n} is {line.strip()!r}")
-            continue
-        missing = [w for w in needs if not any(alt in line for alt in w.split("|"))]
-        if missing:
-            near = [i + 1 for i in range(max(0, n - 30), min(len(lines), n + 30))
-                    if all(any(alt in lines[i] for alt in w.split("|")) for w in needs)]
-            problems.append(f"{where}: line {n} ({line.strip()!r}) lacks {', '.join(missing)} ({why})"
-                            + (f"; it is on line {', '.join(map(str, near))}" if near else ""))
+        problem = line_problem(text, m, name, n, path) if path else f"step {this} has no {name}"
+        if problem:
+            problems.append(f"{where}: {problem}")
     return count
 
 
+def pages_of(repo, step, step_dir):
+    """The step's pages that exist: README, walkthrough, deep page, lab."""
+    docs = repo / "docs"
+    pages = (step_dir / "README.md", docs / "walkthroughs" / f"{step}.md",
+             docs / "deep" / f"{step}.md", docs / "labs" / f"{step}.md")
+    return [p for p in pages if p.is_file()]
+
+
+def step_pair(text):
+    name, _, directory = text.partition("=")
+    if not directory:
+        raise argparse.ArgumentTypeError(f"{text!r} is not STEP=DIR")
+    return name, Path(directory)
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("repo", metavar="REPO", type=Path, help="the repository (its steps/ and docs/)")
+    p.add_argument("steps", metavar="STEP=DIR", nargs="*", default=[], type=step_pair,
+                   help="a step's directory instead of REPO/steps/STEP (-DLOCKSTEP_STEP_DIR_NN)")
+    return p.parse_args()
+
+
+def steps_of(repo, replaced):
+    """Each step's name and directory: REPO/steps/NN-*, and those replaced."""
+    steps = {d.name: d for d in sorted((repo / "steps").iterdir(), key=lambda d: d.name)
+             if re.match(r"\d\d-", d.name) and d.is_dir()}
+    steps.update(replaced)
+    return steps
+
+
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    repo = os.path.abspath(sys.argv[1])
-    step_dirs = {}
-    steps_root = os.path.join(repo, "steps")
-    for d in sorted(os.listdir(steps_root)):
-        if re.match(r"\d\d-", d) and os.path.isdir(os.path.join(steps_root, d)):
-            step_dirs[d] = os.path.join(steps_root, d)
-    for pair in sys.argv[2:]:
-        name, d = pair.split("=", 1)
-        step_dirs[name] = d
+    args = parse_args()
+    repo = args.repo.absolute()
+    step_dirs = steps_of(repo, args.steps)
     problems, pages, count = [], 0, 0
     for step, d in step_dirs.items():
-        for page in (os.path.join(d, "README.md"),
-                     os.path.join(repo, "docs", "walkthroughs", step + ".md"),
-                     os.path.join(repo, "docs", "deep", step + ".md"),
-                     os.path.join(repo, "docs", "labs", step + ".md")):
-            if os.path.isfile(page):
-                pages += 1
-                count += check_page(page, step, step_dirs, repo, problems)
+        for page in pages_of(repo, step, d):
+            pages += 1
+            count += check_page(page, step, step_dirs, repo, problems)
     for p in problems:
         print("wrong:", p)
     print(f"check_citations: {pages} pages, {count} citations, {len(problems)} wrong")

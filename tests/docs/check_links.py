@@ -13,9 +13,10 @@ not before a backtick or a quote: write <b>`code` ...</b> there).
 Prints each broken link with the page it is on, then the counts; exits 1
 when any link is broken. Standard library only.
 """
-import os
+import argparse
 import sys
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 
@@ -23,9 +24,14 @@ from urllib.parse import unquote, urlsplit
 # (javascript:, a script the browser check runs). file: would leave the
 # site, and what Doxygen makes of "file:line" is no link at all.
 LINK_SCHEMES = {"http", "https", "mailto", "javascript"}
+# The pages Markdown becomes (a literal ** there is bold Doxygen missed): the
+# site's top level, and a step's index, walkthrough and lab.
+MARKDOWN_PAGES = ("index.html", "walkthrough.html", "lab.html")
 
 
 class Page(HTMLParser):
+    """One page's links, ids, and the ** it shows outside code."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.links, self.ids, self.code, self.stars = [], set(), 0, []
@@ -51,49 +57,85 @@ class Page(HTMLParser):
             self.stars.append(data.strip()[:60])
 
 
-def parse(path, cache):
-    if path not in cache:
-        page = Page()
-        with open(path, encoding="utf-8", errors="replace") as f:
-            page.feed(f.read())
-        cache[path] = page
-    return cache[path]
+class Site:
+    """The site's root and its pages, each parsed once."""
+
+    def __init__(self, root):
+        self.root, self.cache = root, {}
+
+    def pages(self):
+        return sorted((p for p in self.root.rglob("*.html") if p.is_file()), key=str)
+
+    def rel(self, path):
+        return path.relative_to(self.root).as_posix()
+
+    def parse(self, path):
+        if path not in self.cache:
+            page = Page()
+            page.feed(path.read_text(encoding="utf-8", errors="replace"))
+            self.cache[path] = page
+        return self.cache[path]
+
+
+def stars(site, path):
+    """The literal ** of a page Markdown became."""
+    rel = path.relative_to(site.root)
+    if len(rel.parts) > 1 and rel.name not in MARKDOWN_PAGES:
+        return []
+    return [f"{site.rel(path)}: a literal ** (bold Doxygen did not read): {text}" for text in site.parse(path).stars]
+
+
+def local_target(path, parts):
+    """The file a local link reaches: the page itself for a bare #fragment."""
+    return path if not parts.path else (path.parent / unquote(parts.path)).resolve()
+
+
+def check_link(site, path, tag, link):
+    """(whether the link is checked, what is wrong with it or None)."""
+    parts = urlsplit(link)
+    where = site.rel(path)
+    if parts.scheme and parts.scheme.lower() not in LINK_SCHEMES:
+        return True, (f"{where}: <{tag} {link!r}>: '{parts.scheme}:' is no scheme "
+                      "a browser can follow (text taken for a link)")
+    if parts.scheme or link.startswith("//") or link.startswith("javascript:"):
+        return False, None
+    target = local_target(path, parts)
+    if site.root not in target.parents:
+        return True, f"{where}: {link}: leaves the site"
+    if not target.exists():
+        return True, f"{where}: {link}: no such file"
+    if parts.fragment and target.name.endswith(".html") and unquote(parts.fragment) not in site.parse(target).ids:
+        return True, f"{where}: {link}: no #{parts.fragment} in {site.rel(target)}"
+    return True, None
+
+
+def check_page(site, path):
+    """(the local links checked, what is wrong) on one page."""
+    broken, checked = stars(site, path), 0
+    for tag, link in site.parse(path).links:
+        counted, problem = check_link(site, path, tag, link)
+        checked += counted
+        if problem:
+            broken.append(problem)
+    return checked, broken
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("site", metavar="SITE", type=Path, help="the generated site, build/<preset>/docs")
+    return p.parse_args()
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    site = os.path.abspath(sys.argv[1])
-    if not os.path.isfile(os.path.join(site, "index.html")):
-        sys.exit(f"check_links: no {site}/index.html: build the docs first "
+    site = Site(parse_args().site.resolve())
+    if not (site.root / "index.html").is_file():
+        sys.exit(f"check_links: no {site.root}/index.html: build the docs first "
                  "(cmake --build --preset test --target docs)")
-    pages = sorted(os.path.join(d, f) for d, _, fs in os.walk(site) for f in fs if f.endswith(".html"))
-    cache, broken, checked = {}, [], 0
+    pages, broken, checked = site.pages(), [], 0
     for path in pages:
-        where = os.path.relpath(path, site)
-        markdown = os.sep not in where or os.path.basename(where) in ("index.html", "walkthrough.html", "lab.html")
-        for text in parse(path, cache).stars if markdown else []:
-            broken.append(f"{os.path.relpath(path, site)}: a literal ** (bold Doxygen did not read): {text}")
-        for tag, link in parse(path, cache).links:
-            parts = urlsplit(link)
-            if parts.scheme and parts.scheme.lower() not in LINK_SCHEMES:
-                checked += 1
-                broken.append(f"{os.path.relpath(path, site)}: <{tag} {link!r}>: '{parts.scheme}:' is no scheme "
-                              "a browser can follow (text taken for a link)")
-                continue
-            if parts.scheme or link.startswith("//") or link.startswith("javascript:"):
-                continue
-            checked += 1
-            target = path if not parts.path else os.path.normpath(
-                os.path.join(os.path.dirname(path), unquote(parts.path)))
-            where = os.path.relpath(path, site)
-            if not target.startswith(site + os.sep):
-                broken.append(f"{where}: {link}: leaves the site")
-            elif not os.path.exists(target):
-                broken.append(f"{where}: {link}: no such file")
-            elif parts.fragment and target.endswith(".html") and \
-                    unquote(parts.fragment) not in parse(target, cache).ids:
-                broken.append(f"{where}: {link}: no #{parts.fragment} in {os.path.relpath(target, site)}")
+        n, problems = check_page(site, path)
+        checked, broken = checked + n, broken + problems
     for b in broken:
         print("broken:", b)
     print(f"check_links: {len(pages)} pages, {checked} local links, {len(broken)} broken (links or a literal **)")

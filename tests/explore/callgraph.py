@@ -9,9 +9,10 @@ calls it back), naming the files of each cycle; else prints the files from
 the bottom up, each after every file it calls. The README's "How it works"
 gives the layering this keeps. Standard library only.
 """
-import os
+import argparse
 import subprocess
 import sys
+from pathlib import Path
 
 
 def symbols(obj):
@@ -29,8 +30,7 @@ def symbols(obj):
 
 def file_of(obj):
     """"build/.../thread.c.o" -> "thread.c"."""
-    name = os.path.basename(obj)
-    return name[:-2] if name.endswith(".o") else name
+    return obj.stem if obj.suffix == ".o" else obj.name
 
 
 def cycles(graph):
@@ -79,19 +79,33 @@ def bottom_up(graph):
     return order
 
 
-def main(objects):
-    if not objects:
-        print(__doc__.splitlines()[0], file=sys.stderr)
-        return 2
+def call_graph(objects):
+    """Each object's file -> the other files whose symbols it uses, sorted."""
     owner, uses = {}, {}
     for obj in objects:
         defined, used = symbols(obj)
         uses[file_of(obj)] = used
         for name in defined:
             owner[name] = file_of(obj)
-    graph = {f: sorted({owner[s] for s in used if s in owner and owner[s] != f}) for f, used in uses.items()}
+    return {f: sorted({owner[s] for s in used if s in owner and owner[s] != f}) for f, used in uses.items()}
+
+
+def print_graph(graph):
     for f in sorted(graph):
         print(f"{f:14} calls {' '.join(graph[f]) or '(none of the others)'}")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("objects", nargs="+", type=Path, metavar="OBJECT",
+                   help="the explorer library's object files ($<TARGET_OBJECTS:lockstep_explore>)")
+    return p.parse_args()
+
+
+def main():
+    graph = call_graph(parse_args().objects)
+    print_graph(graph)
     found = cycles(graph)
     for component in found:
         print(f"callgraph: FAILED: a call cycle among {', '.join(component)}")
@@ -102,4 +116,4 @@ def main(objects):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
