@@ -97,10 +97,12 @@ exclude='docs|readme|errata'
 # Only this step's executables (the other steps have not changed), and of
 # those only the ones these tests run, named in their commands: not the
 # benchmark, nor the stress tests without --stress, nor the errata's builds
-# of the article's code. Every executable of the step if that finds none.
+# of the article's code. ctest lists no command for a test whose program is
+# not built yet (a build directory of an earlier, partial run): then, or if
+# the commands name none, every executable of the step.
 targets=$(cmake --build "$build" --target help | grep -o "[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*" | sort -u || true)
 needed=$(ctest --test-dir "$build" --show-only=json-v1 -L "step$nn" -LE "^($exclude)\$" ${only:+-R "$only"} 2>/dev/null |
-  grep -o "/[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*\"" | tr -d '/"' | sort -u | grep -Fx -f <(echo "$targets") || true)
+  python3 "$root/tests/labs/needed.py" "$nn" $targets || true)
 targets=${needed:-$targets}
 if ! cmake --build "$build" -j "$jobs" ${targets:+--target $targets} > "$build/lab.build.log" 2>&1; then
   # A copy that does not compile is an answer too: show the compiler's words.
