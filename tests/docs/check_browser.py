@@ -215,6 +215,12 @@ CHECK = r"""
                  Math.round(pic.getBoundingClientRect().width) + ' px in ' + box.clientWidth);
       if (width === 1280 && !fullSize(pic))
         out.push('diagram without a link to its full-size image: ' + src);
+      // At 1280 px an image of a step's state diagram is drawn at its own
+      // size: scaled below it, its labels shrink (the frame's check, below).
+      if (width === 1280 && pic.tagName === 'IMG' && /^dot_\d\d-[a-z0-9-]+\.svg$/.test(src || '') && !/-graph-/.test(src) &&
+          pic.naturalWidth > box.clientWidth + 2)
+        out.push('state diagram wider than the text column at 1280 px: ' + src + ' is ' + pic.naturalWidth +
+                 ' px in a ' + box.clientWidth + ' px column (scaled down, its labels shrink)');
     });
   }
   function boxes(out, width) {
