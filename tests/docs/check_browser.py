@@ -18,12 +18,23 @@ API page per step, and every source page; and fails on:
     sideways,
   - a box that hides what it holds, by kind (tables, traces, lab outputs and
     other text blocks, program tables, graphs): on the course's pages every
-    box fits its width (a trace wraps, a table wraps its cells); the source
-    and diff pages' code may scroll in its own box,
+    box fits its width (a trace wraps, a table wraps its cells), but a table
+    whose words do not fit may scroll in its own box if its first column
+    stays in view (sticky); the source and diff pages' code may scroll in
+    its own box,
+  - a word of a table cell broken across two lines though it would fit on
+    one ("comple ted"): a cell wraps at spaces (and after - or /),
+  - a source page whose line wraps on screen (the aligned columns of a
+    comment table fall apart): its box scrolls sideways instead; printed,
+    it wraps (below),
+  - a diagram (a step's state diagram, a walkthrough's execution graph)
+    wider than its box, scrolling rather than scaling to it, or without a
+    link to its full-size image,
   - the mutation table's verdict columns ("killed by", "explorer") out of
     view without scrolling,
   - a graph whose node text, as drawn, is smaller than the page's body text
-    (an execution graph shrunk to fit, or drawn in a small font),
+    (an execution graph shrunk to fit, or drawn in a small font); on a
+    phone, a diagram linked to its full-size image may be smaller,
   - a course page without its previous and next (the reading order: home,
     the steps with their walkthroughs and labs, the memory-order chapter,
     the explorer and its reference, the mutation table, the errata, the
@@ -144,6 +155,74 @@ CHECK = r"""
     }
     return null;
   }
+  // A table's first column stays in view when the table scrolls (its cells
+  // are sticky): the reader still sees which row is which.
+  function firstColumnStays(table) {
+    var first = table.querySelector('tr > :first-child');
+    return !!first && getComputedStyle(first).position === 'sticky';
+  }
+  // A word of a table cell split over two lines though it fits on one: the
+  // cell's text broke mid-word ("comple ted") instead of at a space. Words
+  // are split at - and / too, where a browser may break a line.
+  function brokenWords(out, width) {
+    var seen = 0;
+    document.querySelectorAll(KINDS[2][1]).forEach(function (t) {
+      if (seen >= 5 || !shown(t)) return;
+      var walk = document.createTreeWalker(t, NodeFilter.SHOW_TEXT), node, range = document.createRange();
+      while ((node = walk.nextNode()) && seen < 5) {
+        var word = /[^\s\-\/\u2014]{2,}/g, m;
+        while ((m = word.exec(node.data)) && seen < 5) {
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          var rects = range.getClientRects(), tops = new Set(), wide = 0;
+          for (var i = 0; i < rects.length; i++) { tops.add(Math.round(rects[i].top)); wide += rects[i].width; }
+          var cell = node.parentElement.closest('td, th');
+          if (tops.size > 1 && cell && wide <= cell.clientWidth) {
+            seen++;
+            out.push('a word broken across lines in a table cell at ' + width + ' px: "' + m[0].slice(0, 40) +
+                     '" (' + Math.round(wide) + ' px, its cell is ' + cell.clientWidth + ' px): ' + name(t));
+          }
+        }
+      }
+    });
+  }
+  // A source page's lines do not wrap on screen (a comment's aligned
+  // columns would fall apart): the box scrolls sideways instead.
+  function sourceLines(out, width) {
+    var lines = document.querySelectorAll('pre.src span.l');
+    if (!lines.length) return;
+    var one = Infinity, wrapped = [];
+    lines.forEach(function (l) { var h = l.getBoundingClientRect().height; if (h > 0) one = Math.min(one, h); });
+    lines.forEach(function (l) { if (l.getBoundingClientRect().height > one * 1.5) wrapped.push(l.id); });
+    if (wrapped.length)
+      out.push(wrapped.length + ' source lines wrap on screen at ' + width + ' px (first ' + wrapped[0] +
+               '): a comment\'s aligned columns fall apart; the box should scroll sideways');
+  }
+  // A diagram scales to its box (a phone shows it whole, smaller) and links
+  // to its full-size image (to read its labels there).
+  function fullSize(pic) {
+    var link = pic.closest('a[href]'), src = pic.getAttribute('src') || pic.getAttribute('data') || '';
+    return !!link && link.getAttribute('href').split('#')[0] === src;
+  }
+  function diagramsScale(out, width) {
+    document.querySelectorAll('div.dotgraph').forEach(function (box) {
+      var pic = box.querySelector('img, iframe, object');
+      if (!pic || !shown(box)) return;
+      var src = pic.getAttribute('src') || pic.getAttribute('data');
+      var over = Math.round(pic.getBoundingClientRect().right - box.getBoundingClientRect().right);
+      if (over > 2 || box.scrollWidth > box.clientWidth + 2)
+        out.push('diagram wider than its box at ' + width + ' px (it scrolls instead of scaling): ' + src + ' is ' +
+                 Math.round(pic.getBoundingClientRect().width) + ' px in ' + box.clientWidth);
+      if (width === 1280 && !fullSize(pic))
+        out.push('diagram without a link to its full-size image: ' + src);
+      // At 1280 px an image of a step's state diagram is drawn at its own
+      // size: scaled below it, its labels shrink (the frame's check, below).
+      if (width === 1280 && pic.tagName === 'IMG' && /^dot_\d\d-[a-z0-9-]+\.svg$/.test(src || '') && !/-graph-/.test(src) &&
+          pic.naturalWidth > box.clientWidth + 2)
+        out.push('state diagram wider than the text column at 1280 px: ' + src + ' is ' + pic.naturalWidth +
+                 ' px in a ' + box.clientWidth + ' px column (scaled down, its labels shrink)');
+    });
+  }
   function boxes(out, width) {
     var counted = new Set();
     KINDS.forEach(function (kind) {
@@ -152,6 +231,7 @@ CHECK = r"""
         counted.add(el);
         el.querySelectorAll('*').forEach(function (c) { counted.add(c); });
         var r = el.getBoundingClientRect(), box = hides(el);
+        if (box && kind[0] === 'table' && firstColumnStays(el)) box = null;
         if (box)
           out.push(kind[0] + ' hides ' + (box.scrollWidth - box.clientWidth) + ' px of ' + box.scrollWidth +
                    ' in its ' + box.clientWidth + ' px box at ' + width + ' px: ' + name(el));
@@ -212,6 +292,9 @@ CHECK = r"""
     var body = bodyText(), jobs = [];
     document.querySelectorAll('img[src$=".svg"]').forEach(function (img) {
       if (!shown(img) || !/litmus|graph|dot_/.test(img.getAttribute('src'))) return;
+      if (img.closest('div.dotgraph')) {  // as a frame's (below): an execution graph's text, at 1280 px
+        if (!/graph/.test(img.getAttribute('src')) || (width < 1280 && fullSize(img))) return;  // (a tap: the full size)
+      }
       jobs.push(read(img.src).then(function (text) {
         var svg = new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('svg');
         if (!svg) return;
@@ -299,7 +382,9 @@ CHECK = r"""
                    ' px in a ' + box.clientWidth + ' px column (its labels past the edge are cut off)');
       });
       pageWidth(out, width);
-      if (course) { boxes(out, width); verdicts(out, width); }
+      sourceLines(out, width);
+      diagramsScale(out, width);
+      if (course) { boxes(out, width); brokenWords(out, width); verdicts(out, width); }
       return graphs(out, width).then(function () {
         return JSON.stringify({problems: out, images: images, diagrams: diagrams, pager: pager()});
       });

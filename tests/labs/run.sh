@@ -87,8 +87,22 @@ mkdir -p "$build"
 echo "lab: step $name from $copy"
 echo "lab: building in $build, $jobs jobs (the first build of a step takes longest: 5 to 40 s measured on 2 cores, idle to busy)"
 # A lost wake-up hangs a unit case: 20 seconds, not 900, before it counts as one.
-cmake --preset test -B "$build" -DLOCKSTEP_DOCS=OFF -DLOCKSTEP_UNIT_TIMEOUT=20 "-DLOCKSTEP_STEP_DIR_$nn=$copy" > "$build/lab.configure.log" 2>&1 ||
-  { cat "$build/lab.configure.log"; echo "lab: the build could not be configured"; exit 1; }
+settings=(-DLOCKSTEP_DOCS=OFF -DLOCKSTEP_UNIT_TIMEOUT=20 "-DLOCKSTEP_STEP_DIR_$nn=$copy")
+# Configured already with these settings (a run before this one): configuring
+# again would take seconds and change nothing. A change to the build's own
+# files (a CMakeLists.txt, a new source file) makes the build configure
+# again by itself; a change to the presets does not, so it counts here.
+configured() {
+  local cache=$build/CMakeCache.txt
+  [[ -f $cache && ! CMakePresets.json -nt $cache ]] &&
+    grep -q "^-- Build files have been written to" "$build/lab.configure.log" 2>/dev/null &&
+    grep -qxF "LOCKSTEP_DOCS:BOOL=OFF" "$cache" && grep -qxF "LOCKSTEP_UNIT_TIMEOUT:STRING=20" "$cache" &&
+    grep -qxF "LOCKSTEP_STEP_DIR_$nn:PATH=$copy" "$cache"
+}
+if ! configured; then
+  cmake --preset test -B "$build" "${settings[@]}" > "$build/lab.configure.log" 2>&1 ||
+    { cat "$build/lab.configure.log"; echo "lab: the build could not be configured"; exit 1; }
+fi
 # The step's tests, without the ones that test something else than your code:
 # docs, README lists, and the errata demonstrations (they build the article's
 # variant of the step, and pass only when it fails).
@@ -97,10 +111,12 @@ exclude='docs|readme|errata'
 # Only this step's executables (the other steps have not changed), and of
 # those only the ones these tests run, named in their commands: not the
 # benchmark, nor the stress tests without --stress, nor the errata's builds
-# of the article's code. Every executable of the step if that finds none.
+# of the article's code. ctest lists no command for a test whose program is
+# not built yet (a build directory of an earlier, partial run): then, or if
+# the commands name none, every executable of the step.
 targets=$(cmake --build "$build" --target help | grep -o "[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*" | sort -u || true)
 needed=$(ctest --test-dir "$build" --show-only=json-v1 -L "step$nn" -LE "^($exclude)\$" ${only:+-R "$only"} 2>/dev/null |
-  grep -o "/[A-Za-z0-9_]*_step${nn}[A-Za-z0-9_]*\"" | tr -d '/"' | sort -u | grep -Fx -f <(echo "$targets") || true)
+  python3 "$root/tests/labs/needed.py" "$nn" $targets || true)
 targets=${needed:-$targets}
 if ! cmake --build "$build" -j "$jobs" ${targets:+--target $targets} > "$build/lab.build.log" 2>&1; then
   # A copy that does not compile is an answer too: show the compiler's words.
