@@ -263,6 +263,12 @@ uint64_t execution_signature(void); /* the schedule so far, reduced to its execu
 void execution_reset(void);         /* before a round: no execution seen */
 void execution_begin_schedule(void);
 long execution_count(void);         /* distinct executions this round */
+/* The comparison of two rounds' sets (run.c's explore_compare_unreduced):
+ * this round's executions become the reference, and the next round asks
+ * of each of its schedules whether its execution is one of them. */
+void execution_keep_as_reference(void);
+long execution_reference_count(void);
+bool execution_in_reference(void); /* the schedule that just ran */
 
 /* ---- thread.c: the threads and their turns ------------------------------- */
 

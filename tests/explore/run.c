@@ -16,8 +16,13 @@
  *
  * With --preemptions P (or the scenario's .preemptions), the rounds of
  * increasing bound as before, unreduced, to P or until a round skips
- * nothing ("exhaustive"): a failure's shortest story, or a check of the
- * reduction against every interleaving.
+ * nothing ("exhaustive"): a failure's shortest story.
+ *
+ * explore_compare_unreduced, after a reduced search, is the reduction's
+ * oracle: one more round, every interleaving with no bound, and the two
+ * rounds' sets of executions (execution.c) compared, not only their sizes.
+ * An execution the reduced search never met is printed with the schedule
+ * that makes it, to replay.
  */
 #include "model.h"
 
@@ -40,6 +45,20 @@ bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
 void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
 static const char *g_program;
+static long g_missed;   /* executions of the unreduced round the reduced one did not meet */
+static bool g_comparing; /* this round is explore_compare_unreduced's */
+
+/* An execution of the unreduced round that the reduced round never met:
+ * the first few are printed with the schedule that makes it. */
+static void missed(const explore_scenario *s)
+{
+    if (g_missed++ >= 5)
+        return;
+    char id[2048];
+    path_id(id, sizeof id);
+    printf("explore: an execution the reduced search did not meet: schedule %s (%s %s --replay %s)\n", id,
+           g_program ? g_program : "explore", s->name, id);
+}
 
 /* One schedule. A failure unwinds to here (fail.c), on the main thread,
  * from the setup, the checks or the scenario threads (thread.c hands it
@@ -68,7 +87,8 @@ static void run_once(const explore_scenario *s)
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
     s->check();
-    explore_execution_is_new(); /* counted, if the check did not ask already */
+    if (explore_execution_is_new() && g_comparing && !execution_in_reference()) /* counted, if not already */
+        missed(s);
     alloc_check_leaks();
     g_truncated |= location_truncated();
     thread_end_schedule();
@@ -139,4 +159,21 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
     if (s->summary)
         summarize(s);
     return schedules;
+}
+
+long explore_compare_unreduced(const explore_scenario *s, const char *program)
+{
+    g_program = program;
+    execution_keep_as_reference();
+    long reduced = execution_reference_count();
+    g_missed = 0;
+    g_comparing = true;
+    round_of(s, NO_BOUND, false, false);
+    g_comparing = false;
+    long every = execution_count();
+    long extra = reduced - (every - g_missed); /* met by the reduced search alone: never, if both are right */
+    printf("explore: the reduction checked: %ld execution%s with every interleaving, %ld with the reduced search; "
+           "%ld missed, %ld met by the reduced search alone\n", every, every == 1 ? "" : "s", reduced, g_missed,
+           extra);
+    return g_missed + (extra > 0 ? extra : -extra);
 }
