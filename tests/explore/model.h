@@ -244,9 +244,14 @@ int path_read(unsigned options, int current, const int *reads_from);
 void path_ran(const step *what);
 void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
 const char *path_error(void);
-/* A round: every schedule within the bound; reduce: with sleep sets (step.c),
- * sound only with no bound (an equivalent schedule may cost more). */
-void path_begin_round(int bound, bool reduce, bool free_mo);
+/* How a round searches: every interleaving; sleep sets alone (every thread
+ * awake at every decision); or sleep sets and source sets (another thread
+ * only where a race asks for it). The last two are sound only with no
+ * bound (an equivalent schedule may cost more). */
+enum search_kind { SEARCH_EVERY, SEARCH_SLEEP, SEARCH_SOURCE };
+/* A round: every schedule within the bound, searched as kind says (step.c
+ * says which steps commute). */
+void path_begin_round(int bound, enum search_kind kind, bool free_mo);
 bool path_reduced(void);   /* this round is reduced */
 void path_begin_schedule(void);
 bool path_next(void);      /* after a schedule: set up the next one; false when none is left */

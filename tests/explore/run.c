@@ -18,9 +18,10 @@
  * increasing bound as before, unreduced, to P or until a round skips
  * nothing ("exhaustive"): a failure's shortest story.
  *
- * explore_compare_unreduced, after a reduced search, is the reduction's
- * oracle: one more round, every interleaving with no bound, and the two
- * rounds' sets of executions (execution.c) compared, not only their sizes.
+ * explore_compare_search, after a reduced search, is the reduction's
+ * oracle: one more round with no bound, every interleaving (or sleep sets
+ * alone, for tests too big for that), and the two rounds' sets of
+ * executions (execution.c) compared, not only their sizes.
  * An execution the reduced search never met is printed with the schedule
  * that makes it, to replay.
  */
@@ -46,7 +47,7 @@ void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
 static const char *g_program;
 static long g_missed;   /* executions of the unreduced round the reduced one did not meet */
-static bool g_comparing; /* this round is explore_compare_unreduced's */
+static bool g_comparing; /* this round is explore_compare_search's */
 
 /* An execution of the unreduced round that the reduced round never met:
  * the first few are printed with the schedule that makes it. */
@@ -95,9 +96,9 @@ static void run_once(const explore_scenario *s)
     fail_catch(NULL);
 }
 
-static long round_of(const explore_scenario *s, int bound, bool reduce, bool free_mo)
+static long round_of(const explore_scenario *s, int bound, enum search_kind kind, bool free_mo)
 {
-    path_begin_round(bound, reduce, free_mo);
+    path_begin_round(bound, kind, free_mo);
     execution_reset();
     g_truncated = false;
     if (s->begin)
@@ -143,7 +144,7 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
     long schedules;
     if (bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
         for (int k = 0;; ++k) {
-            schedules = round_of(s, k, false, false);
+            schedules = round_of(s, k, SEARCH_EVERY, false);
             if (!path_pruned() || k >= bound)
                 break;
         }
@@ -152,28 +153,28 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
          * one, is found here and printed as such. Then every execution,
          * with no bound, reduced (path.c). */
         for (int k = 0; k < SHORT_ROUNDS && !s->exhaustive; ++k)
-            round_of(s, k, false, false);
+            round_of(s, k, SEARCH_EVERY, false);
         /* On one location, more steps commute under RC11 (step.c). */
-        schedules = round_of(s, NO_BOUND, true, !location_c11());
+        schedules = round_of(s, NO_BOUND, SEARCH_SOURCE, !location_c11());
     }
     if (s->summary)
         summarize(s);
     return schedules;
 }
 
-long explore_compare_unreduced(const explore_scenario *s, const char *program)
+long explore_compare_search(const explore_scenario *s, const char *program, bool every)
 {
     g_program = program;
     execution_keep_as_reference();
     long reduced = execution_reference_count();
     g_missed = 0;
     g_comparing = true;
-    round_of(s, NO_BOUND, false, false);
+    round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, every ? false : !location_c11());
     g_comparing = false;
-    long every = execution_count();
-    long extra = reduced - (every - g_missed); /* met by the reduced search alone: never, if both are right */
-    printf("explore: the reduction checked: %ld execution%s with every interleaving, %ld with the reduced search; "
-           "%ld missed, %ld met by the reduced search alone\n", every, every == 1 ? "" : "s", reduced, g_missed,
-           extra);
+    long all = execution_count();
+    long extra = reduced - (all - g_missed); /* met by the reduced search alone: never, if both are right */
+    printf("explore: the reduction checked: %ld execution%s with %s, %ld with the reduced search; "
+           "%ld missed, %ld met by the reduced search alone\n", all, all == 1 ? "" : "s",
+           every ? "every interleaving" : "sleep sets alone", reduced, g_missed, extra);
     return g_missed + (extra > 0 ? extra : -extra);
 }
