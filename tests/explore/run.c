@@ -169,7 +169,10 @@ long explore_compare_search(const explore_scenario *s, const char *program, bool
     long reduced = execution_reference_count();
     g_missed = 0;
     g_comparing = true;
-    round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, every ? false : !location_c11());
+    /* The reference's dependence is the classic one (free_mo false: on one
+     * location, steps are dependent when either writes; seq_cst steps with
+     * every atomic step), so that it checks step.c's finer rules too. */
+    round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, false);
     g_comparing = false;
     long all = execution_count();
     long extra = reduced - (all - g_missed); /* met by the reduced search alone: never, if both are right */
