@@ -31,9 +31,12 @@
  *     next step, for running it would only reorder a schedule explored.
  *
  * Both together explore at least one schedule of every execution (the
- * paper's Theorem: the combination is sound for any dependence that is
- * a correct independence relation, here the classic one of step.c). The
- * read choices are not reduced: every store a load may read is tried.
+ * paper's theorem, for a dependence that is a correct independence
+ * relation: step.c's). Under RC11, step.c's reads-from rule goes one step
+ * beyond the paper: a sleeping load that a new store would let read
+ * something new is *limited* (below), not woken; --check-reduction is
+ * the evidence that this loses nothing. The read choices are not reduced:
+ * every store a load may read is tried.
  * Flanagan and Godefroid's rule (POPL 2005) that this replaces, "try the
  * racing thread p there", missed an execution: where p was asleep (LB+incMPs:
  * the reversal needed P3 to go first, so that P0's load could read P3's
