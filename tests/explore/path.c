@@ -338,12 +338,14 @@ static void settle(const step *steps)
     sleep_after(g_chosen.thread, &g_chosen.ran, g_chosen.explored, touched, steps, g_chosen.now);
 }
 
-/* Thread q's next step, not run yet (q may be unable to run: a lock held),
- * against the last step of another thread it depends on that does not
- * happen before q's point: the other order is to be tried there
- * (Flanagan and Godefroid check every thread's next step at every state;
- * checking only steps that ran would miss a lock that the other thread's
- * later unlock hides). */
+/* Thread q's next step, not run yet, a mutex or condition call or a wait
+ * on a predicate (q may be unable to run: a lock held), against the last
+ * step of another thread it depends on that does not happen before q's
+ * point: the other order is to be tried there (as Flanagan and Godefroid
+ * check every thread's next step at every state; checking only steps
+ * that ran would miss a lock that the other thread's later unlock hides).
+ * An atomic operation is never unable to run: its races are those of the
+ * steps that ran (dpor_step), as source-DPOR has them. */
 static void race_pending(int q, const step *next)
 {
     step s = *next;
@@ -372,7 +374,8 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
     if (g_reduce && !g_blocked && g_ntrans < MAX_TRANSITIONS)
         for (int q = 0; q < EXPLORE_MAX_THREADS; ++q)
             if (waiting & (1u << q))
-                race_pending(q, &steps[q]);
+                if (steps[q].kind == STEP_SYNC || steps[q].kind == STEP_ANY)
+                    race_pending(q, &steps[q]);
     unsigned asleep = g_reduce ? g_sleep & enabled : 0;
     if (asleep && asleep == enabled)
         asleep = 0, g_blocked = true;
