@@ -158,7 +158,6 @@ void location_choice_of(const event *e, size_t size, int c, location_choice *out
  * it read. */
 uintptr_t location_do(event *e, size_t size, int c);
 int location_mo(const volatile void *obj, int *events, int max); /* mo as event indices, oldest first */
-uintptr_t location_newest(const volatile void *obj, size_t size); /* what a read-modify-write would read */
 uintptr_t location_mem_read(const volatile void *p, size_t size);
 void location_mem_write(volatile void *p, size_t size, uintptr_t v);
 void location_init(event *init, size_t size); /* atomic_init: the location starts again, at init->stored */
@@ -285,7 +284,6 @@ void thread_wait_turn(int self, step next); /* a scheduling point: wait until th
 void thread_wants(int self, pthread_mutex_t *m);                 /* its next operation locks m */
 void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthread_cond_wait */
 int thread_wake(pthread_cond_t *c, bool all);                    /* how many it woke */
-int thread_holder(pthread_mutex_t *m);                           /* -1: free */
 void thread_hold(pthread_mutex_t *m, int owner, int lock_event);
 void thread_release(pthread_mutex_t *m);
 void thread_setup(const explore_scenario *s); /* before the scenario's setup */
