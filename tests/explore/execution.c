@@ -137,58 +137,97 @@ uint64_t execution_signature(void)
 
 /* ---- the set of executions seen this round -------------------------------------- */
 
-static uint64_t *g_set;
-static size_t g_cap, g_count;
+/* Signatures in an open-addressing hash table (0 marks an empty slot). */
+typedef struct sigset {
+    uint64_t *slot;
+    size_t cap, count;
+} sigset;
 
-void execution_reset(void)
+static sigset g_seen;      /* this round's */
+static sigset g_reference; /* an earlier round's, kept to compare with (execution_keep_as_reference) */
+
+static void set_clear(sigset *set)
 {
-    free(g_set);
-    g_set = NULL;
-    g_cap = g_count = 0;
+    free(set->slot);
+    *set = (sigset){0};
 }
 
-long execution_count(void) { return (long)g_count; }
-
-static bool insert(uint64_t sig)
+static bool set_contains(const sigset *set, uint64_t sig)
 {
-    if (sig == 0)
-        sig = 1; /* 0 marks an empty slot */
-    if (2 * (g_count + 1) > g_cap) {
-        size_t cap = g_cap ? 2 * g_cap : 1024;
-        uint64_t *set = calloc(cap, sizeof *set);
-        if (!set)
-            abort();
-        for (size_t i = 0; i < g_cap; ++i)
-            for (size_t j = g_set[i] % cap; g_set[i]; j = (j + 1) % cap)
-                if (!set[j]) {
-                    set[j] = g_set[i];
-                    break;
-                }
-        free(g_set);
-        g_set = set;
-        g_cap = cap;
-    }
-    for (size_t j = sig % g_cap;; j = (j + 1) % g_cap) {
-        if (g_set[j] == sig)
+    if (!set->cap)
+        return false;
+    for (size_t j = sig % set->cap; set->slot[j]; j = (j + 1) % set->cap)
+        if (set->slot[j] == sig)
+            return true;
+    return false;
+}
+
+static void set_grow(sigset *set)
+{
+    size_t cap = set->cap ? 2 * set->cap : 1024;
+    uint64_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        abort();
+    for (size_t i = 0; i < set->cap; ++i)
+        for (size_t j = set->slot[i] % cap; set->slot[i]; j = (j + 1) % cap)
+            if (!slot[j]) {
+                slot[j] = set->slot[i];
+                break;
+            }
+    free(set->slot);
+    set->slot = slot;
+    set->cap = cap;
+}
+
+/* False if sig was in the set already. */
+static bool set_insert(sigset *set, uint64_t sig)
+{
+    if (2 * (set->count + 1) > set->cap)
+        set_grow(set);
+    for (size_t j = sig % set->cap;; j = (j + 1) % set->cap) {
+        if (set->slot[j] == sig)
             return false;
-        if (!g_set[j]) {
-            g_set[j] = sig;
-            ++g_count;
+        if (!set->slot[j]) {
+            set->slot[j] = sig;
+            ++set->count;
             return true;
         }
     }
 }
 
+void execution_reset(void) { set_clear(&g_seen); }
+
+long execution_count(void) { return (long)g_seen.count; }
+
+void execution_keep_as_reference(void)
+{
+    set_clear(&g_reference);
+    g_reference = g_seen;
+    g_seen = (sigset){0};
+}
+
+long execution_reference_count(void) { return (long)g_reference.count; }
+
 /* Once per schedule: the first call decides, later ones repeat it. */
 static bool g_decided, g_new;
+static uint64_t g_sig;
 
 void execution_begin_schedule(void) { g_decided = false; }
 
 bool explore_execution_is_new(void)
 {
     if (!g_decided) {
-        g_new = insert(execution_signature());
+        g_sig = execution_signature();
+        if (g_sig == 0)
+            g_sig = 1; /* 0 marks an empty slot */
+        g_new = set_insert(&g_seen, g_sig);
         g_decided = true;
     }
     return g_new;
+}
+
+bool execution_in_reference(void)
+{
+    explore_execution_is_new();
+    return set_contains(&g_reference, g_sig);
 }

@@ -198,6 +198,16 @@ void explore_coro_resume(struct lockstep_coro *h);
 long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
                  const char *replay_id);
 bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
+/* The reduction's oracle, after explore_run's reduced search (not bounded,
+ * not a replay): runs s once more with no bound, over every interleaving
+ * (every) or with sleep sets alone over the classic dependence (the
+ * reduction proved in 1996, for tests too big for every interleaving),
+ * and compares the two sets of
+ * executions. Prints the sizes and the schedule of each execution (up to
+ * 5) the reduced search did not meet. Returns how many executions one set
+ * has and the other not: 0 when the reduction lost nothing. Not thread
+ * safe (as explore_run). */
+long explore_compare_search(const explore_scenario *s, const char *program, bool every);
 int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */

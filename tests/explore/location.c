@@ -319,12 +319,6 @@ void location_choice_of(const event *e, size_t size, int c, location_choice *out
         heads_of(e->thread, r, &out->clock);
 }
 
-uintptr_t location_newest(const volatile void *obj, size_t size)
-{
-    location *l = location_of(obj, size);
-    return l->stores[l->n - 1].value;
-}
-
 /* ---- reading ------------------------------------------------------------------ */
 
 /* Reads stores[i] into e. */

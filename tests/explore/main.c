@@ -7,10 +7,14 @@
  *     explore_task_step03 completion_vs_await --replay 1.0.1
  *     explore_task_step03 completion_vs_await --graph g.dot  a failure also writes its execution graph
  *     explore_task_step03 completion_vs_await --weaken task.c:102=release   as if that order were weaker
+ *     explore_task_step03 completion_vs_await --check-reduction   the reduced search's executions against
+ *                                                every interleaving's (the reduction's oracle; =sleep: against
+ *                                                sleep sets alone, for a scenario too big for every interleaving)
  *     explore_task_step03 --list
  *
  * Exit status: 0 every schedule passed, 1 one failed (its trace is
- * printed), 2 bad usage (a --weaken that names no atomic operation of this
+ * printed) or --check-reduction found an execution the reduced search did
+ * not meet, 2 bad usage (a --weaken that names no atomic operation of this
  * binary, or no weaker order, is bad usage), 77 the scenario needs a later step.
  */
 #include "explore.h"
@@ -22,7 +26,7 @@
 static int usage(const char *program)
 {
     fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot]\n"
-                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11]\n       %s --list\n", program,
+                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]]\n       %s --list\n", program,
             program);
     return 2;
 }
@@ -32,6 +36,7 @@ int main(int argc, char **argv)
     const char *program = argv[0], *name = NULL, *replay = NULL;
     int bound = 2;
     bool bound_is_hard = false; /* given: stop at it even when the scenario is small */
+    int check_reduction = 0; /* 1: against every interleaving, 2: against sleep sets alone */
     if (getenv("LOCKSTEP_EXPLORE_PREEMPTIONS")) {
         bound = atoi(getenv("LOCKSTEP_EXPLORE_PREEMPTIONS"));
         bound_is_hard = true;
@@ -54,6 +59,10 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc &&
                    (strcmp(argv[i + 1], "rc11") == 0 || strcmp(argv[i + 1], "c11") == 0)) {
             setenv("LOCKSTEP_EXPLORE_MODEL", argv[++i], 1); /* location.c reads it: release sequences */
+        } else if (strcmp(argv[i], "--check-reduction") == 0) {
+            check_reduction = 1;
+        } else if (strcmp(argv[i], "--check-reduction=sleep") == 0) {
+            check_reduction = 2;
         } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
             explore_set_graph_path(argv[++i]);
         } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
@@ -64,8 +73,8 @@ int main(int argc, char **argv)
             return usage(program);
         }
     }
-    if (!name)
-        return usage(program);
+    if (!name || (check_reduction && (bound_is_hard || replay)))
+        return usage(program); /* the oracle checks the reduced search: no bound, no replay */
     const explore_scenario *s = NULL;
     for (size_t k = 0; k < explore_nscenarios; ++k)
         if (strcmp(explore_scenarios[k].name, name) == 0)
@@ -107,5 +116,7 @@ int main(int argc, char **argv)
         printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
+    if (check_reduction && explore_compare_search(s, program, check_reduction == 1) != 0)
+        return 1;
     return 0;
 }

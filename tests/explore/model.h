@@ -158,7 +158,6 @@ void location_choice_of(const event *e, size_t size, int c, location_choice *out
  * it read. */
 uintptr_t location_do(event *e, size_t size, int c);
 int location_mo(const volatile void *obj, int *events, int max); /* mo as event indices, oldest first */
-uintptr_t location_newest(const volatile void *obj, size_t size); /* what a read-modify-write would read */
 uintptr_t location_mem_read(const volatile void *p, size_t size);
 void location_mem_write(volatile void *p, size_t size, uintptr_t v);
 void location_init(event *init, size_t size); /* atomic_init: the location starts again, at init->stored */
@@ -244,9 +243,14 @@ int path_read(unsigned options, int current, const int *reads_from);
 void path_ran(const step *what);
 void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
 const char *path_error(void);
-/* A round: every schedule within the bound; reduce: with sleep sets (step.c),
- * sound only with no bound (an equivalent schedule may cost more). */
-void path_begin_round(int bound, bool reduce, bool free_mo);
+/* How a round searches: every interleaving; sleep sets alone (every thread
+ * awake at every decision); or sleep sets and source sets (another thread
+ * only where a race asks for it). The last two are sound only with no
+ * bound (an equivalent schedule may cost more). */
+enum search_kind { SEARCH_EVERY, SEARCH_SLEEP, SEARCH_SOURCE };
+/* A round: every schedule within the bound, searched as kind says (step.c
+ * says which steps commute). */
+void path_begin_round(int bound, enum search_kind kind, bool free_mo);
 bool path_reduced(void);   /* this round is reduced */
 void path_begin_schedule(void);
 bool path_next(void);      /* after a schedule: set up the next one; false when none is left */
@@ -263,6 +267,12 @@ uint64_t execution_signature(void); /* the schedule so far, reduced to its execu
 void execution_reset(void);         /* before a round: no execution seen */
 void execution_begin_schedule(void);
 long execution_count(void);         /* distinct executions this round */
+/* The comparison of two rounds' sets (run.c's explore_compare_unreduced):
+ * this round's executions become the reference, and the next round asks
+ * of each of its schedules whether its execution is one of them. */
+void execution_keep_as_reference(void);
+long execution_reference_count(void);
+bool execution_in_reference(void); /* the schedule that just ran */
 
 /* ---- thread.c: the threads and their turns ------------------------------- */
 
@@ -274,7 +284,6 @@ void thread_wait_turn(int self, step next); /* a scheduling point: wait until th
 void thread_wants(int self, pthread_mutex_t *m);                 /* its next operation locks m */
 void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthread_cond_wait */
 int thread_wake(pthread_cond_t *c, bool all);                    /* how many it woke */
-int thread_holder(pthread_mutex_t *m);                           /* -1: free */
 void thread_hold(pthread_mutex_t *m, int owner, int lock_event);
 void thread_release(pthread_mutex_t *m);
 void thread_setup(const explore_scenario *s); /* before the scenario's setup */

@@ -16,17 +16,32 @@
  * The search is stateless (CHESS): to try another schedule it runs the
  * scenario again from the start, replaying a prefix of the previous
  * decisions and then taking a different one (path_next: depth first, the
- * deepest decision with an untried option). A reduced round (run.c) never
- * tries a thread asleep at a decision (sleep sets, Godefroid 1996; below;
- * step.c says which steps commute): sleep sets alone keep at least one
- * schedule of every execution.
+ * deepest decision with an untried option). A reduced round (run.c) tries
+ * another thread at a decision only where a *race* asks for it, and never
+ * a thread *asleep* there (step.c says which steps commute):
  *
- * The race-directed backtrack sets of Flanagan and Godefroid (POPL 2005,
- * backtrack_at below) are computed but not used: with them the search
- * missed an execution, LB+incMPs (a litmus file now registered) reaches one
- * of herd7's 15 final states only in the order P2, P3, P0, P1, and no race
- * the search records reverses to that order. Until that is found and
- * proved, every thread that is awake is tried at every decision.
+ *   - source sets (Abdulla, Aronis, Jonsson and Sagonas, "Optimal Dynamic
+ *     Partial Order Reduction", POPL 2014, Algorithm 2; reverse() below):
+ *     two dependent steps of different threads that nothing else orders
+ *     race, and the search must also try them the other way round; it adds
+ *     at the earlier step's decision one thread that can start the
+ *     reversed order, if none that it tries already can;
+ *   - sleep sets (Godefroid, LNCS 1032, 1996): a thread already tried at a
+ *     decision sleeps while the steps that follow commute with its own
+ *     next step, for running it would only reorder a schedule explored.
+ *
+ * Both together explore at least one schedule of every execution (the
+ * paper's theorem, for a dependence that is a correct independence
+ * relation: step.c's). Under RC11, step.c's reads-from rule goes one step
+ * beyond the paper: a sleeping load that a new store would let read
+ * something new is *limited* (below), not woken; --check-reduction is
+ * the evidence that this loses nothing. The read choices are not reduced:
+ * every store a load may read is tried.
+ * Flanagan and Godefroid's rule (POPL 2005) that this replaces, "try the
+ * racing thread p there", missed an execution: where p was asleep (LB+incMPs:
+ * the reversal needed P3 to go first, so that P0's load could read P3's
+ * store), it added nothing. --check-reduction compares the executions met
+ * with every interleaving's, or with sleep sets alone (run.c).
  *
  * Each choice has a cost against the round's bound: switching away from a
  * thread that could have gone on is a preemption, and any read choice but
@@ -77,6 +92,7 @@ static char g_error[200];
  * read a store made since it fell asleep (event g_mark[t] or later): what
  * it could read before was explored then. */
 static bool g_reduce, g_free_mo;
+static bool g_races; /* source sets: another thread only where a race asks for it */
 static unsigned g_sleep, g_limited;
 static unsigned g_touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
 static int g_mark[EXPLORE_MAX_THREADS];
@@ -125,8 +141,8 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     } else {
         /* blocked: a repeat, nothing below it is explored */
         unsigned tried = g_blocked ? options : (1u << dflt) | asleep;
-        /* every awake thread: the race-directed sets (backtrack_at) missed an execution (above) */
-        unsigned backtrack = options;
+        /* a reduced round tries another thread only where a race asks (reverse) */
+        unsigned backtrack = g_races && kind == BRANCH_THREAD ? 1u << dflt : options;
         *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
@@ -195,16 +211,61 @@ static bool dependent(const step *a, const step *b)
     return step_effect(a, b, g_free_mo) != STEP_KEEP || step_effect(b, a, g_free_mo) != STEP_KEEP;
 }
 
-/* Thread p's step i races with an earlier step j of another thread: they
- * are dependent and nothing orders j before p's point. The other order is
- * to be tried where j was taken: p there if p could go, else every thread
- * that could (Flanagan and Godefroid, POPL 2005). */
-static void backtrack_at(const transition *j, int p)
+/* Whether transition k happens before a step whose clock is vc. */
+static bool before(const transition *k, const uint16_t *vc)
 {
+    return vc[k->thread] >= k->seq;
+}
+
+/* A race: step e2 (thread p, clock vc; g_trans[at] if it ran, else p's
+ * pending step) and the earlier step j = g_trans[i] of another thread are
+ * dependent, and nothing else orders j before e2. To reverse it, the
+ * search must try, where j was chosen, a thread that can start
+ *
+ *     v = the steps after j that do not happen after j, then e2
+ *
+ * (they can all run before j, in their order): one of v's *initials*,
+ * the threads whose first step in v has nothing of v happening before
+ * it. If the decision will already try one of them, nothing is added;
+ * else one that is not asleep there. This is source-DPOR's rule (Abdulla,
+ * Aronis, Jonsson and Sagonas, POPL 2014, Algorithm 2): unlike Flanagan
+ * and Godefroid's "try p", it names a thread that can actually start the
+ * reversal; p's own next step there may be another one, and p may be
+ * asleep there while the reversal needs another thread to go first. */
+static void reverse(int i, int p, const uint16_t *vc, int at)
+{
+    const transition *j = &g_trans[i];
     if (j->decision < 0)
-        return; /* j's thread was the only one that could go: nothing else to try there */
+        return; /* j's thread was the only one that could go: nothing can go before j */
     decision *d = &g_path[j->decision];
-    d->backtrack |= (d->options & (1u << p)) ? 1u << p : d->options;
+    unsigned initials = 0, seen = 0;
+    int end = at >= 0 ? at : g_ntrans;
+    for (int k = i + 1; k < end; ++k) {
+        const transition *e = &g_trans[k];
+        unsigned bit = 1u << e->thread;
+        if (before(j, e->vc) || (seen & bit))
+            continue; /* after j: not in v; or not its thread's first step in v */
+        seen |= bit;
+        bool first = true;
+        for (int m = i + 1; m < k && first; ++m)
+            first = before(j, g_trans[m].vc) || !before(&g_trans[m], e->vc);
+        if (first)
+            initials |= bit;
+    }
+    if (!(seen & (1u << p))) { /* e2 is p's first step in v */
+        bool first = true;
+        for (int m = i + 1; m < end && first; ++m)
+            first = before(j, g_trans[m].vc) || !before(&g_trans[m], vc);
+        if (first)
+            initials |= 1u << p;
+    }
+    if (initials & d->backtrack)
+        return;
+    unsigned awake = initials & d->options & ~(d->tried & ~d->backtrack);
+    if (awake)
+        d->backtrack |= 1u << __builtin_ctz(awake);
+    else if (!(initials & d->options))
+        d->backtrack |= d->options; /* none could go there (a lock held): every thread, as unreduced */
 }
 
 /* Records step s of thread p, about to run, and the races it makes. */
@@ -219,18 +280,22 @@ static void dpor_step(int p, const step *s, int decision)
     *t = (transition){.thread = p, .step = *s, .decision = decision};
     if (g_last[p] >= 0)
         memcpy(t->vc, g_trans[g_last[p]].vc, sizeof t->vc);
+    static int races[MAX_TRANSITIONS];
+    int nraces = 0;
     for (int i = g_ntrans - 1; i >= 0; --i) {
         const transition *j = &g_trans[i];
         if (j->thread == p || !dependent(&j->step, s))
             continue;
-        if (t->vc[j->thread] < j->seq)
-            backtrack_at(j, p);
+        if (!before(j, t->vc))
+            races[nraces++] = i;
         for (int u = 0; u < EXPLORE_MAX_THREADS; ++u)
             if (j->vc[u] > t->vc[u])
                 t->vc[u] = j->vc[u];
     }
     t->seq = t->vc[p] = (uint16_t)(g_last[p] >= 0 ? g_trans[g_last[p]].seq + 1 : 1);
     g_last[p] = g_ntrans++;
+    for (int r = 0; r < nraces; ++r)
+        reverse(races[r], p, t->vc, g_ntrans - 1);
 }
 
 /* The step chosen last, settled once it has run: what it did (path_ran)
@@ -273,24 +338,34 @@ static void settle(const step *steps)
     sleep_after(g_chosen.thread, &g_chosen.ran, g_chosen.explored, touched, steps, g_chosen.now);
 }
 
-/* Thread q's next step, not run yet (q may be unable to run: a lock held),
- * against the last step of another thread it depends on that does not
- * happen before q's point: the other order is to be tried there
- * (Flanagan and Godefroid check every thread's next step at every state;
- * checking only steps that ran would miss a lock that the other thread's
- * later unlock hides). */
+/* Thread q's next step, not run yet, a mutex or condition call or a wait
+ * on a predicate (q may be unable to run: a lock held), against the last
+ * step of another thread it depends on that does not happen before q's
+ * point: the other order is to be tried there (as Flanagan and Godefroid
+ * check every thread's next step at every state; checking only steps
+ * that ran would miss a lock that the other thread's later unlock hides).
+ * An atomic operation is never unable to run: its races are those of the
+ * steps that ran (dpor_step), as source-DPOR has them. */
 static void race_pending(int q, const step *next)
 {
     step s = *next;
     s.scenario = false; /* its bookkeeping, if any, is judged when it has run */
-    const uint16_t *vc = g_last[q] >= 0 ? g_trans[g_last[q]].vc : NULL;
+    uint16_t vc[EXPLORE_MAX_THREADS] = {0};
+    if (g_last[q] >= 0)
+        memcpy(vc, g_trans[g_last[q]].vc, sizeof vc);
+    int race = -1;
     for (int i = g_ntrans - 1; i >= 0; --i) {
         const transition *j = &g_trans[i];
-        if (j->thread == q || !dependent(&j->step, &s) || (vc && vc[j->thread] >= j->seq))
+        if (j->thread == q || !dependent(&j->step, &s))
             continue;
-        backtrack_at(j, q);
-        return;
+        if (race < 0 && !before(j, vc))
+            race = i;
+        for (int u = 0; u < EXPLORE_MAX_THREADS; ++u)
+            if (j->vc[u] > vc[u])
+                vc[u] = j->vc[u];
     }
+    if (race >= 0)
+        reverse(race, q, vc, -1);
 }
 
 int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now)
@@ -299,7 +374,8 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
     if (g_reduce && !g_blocked && g_ntrans < MAX_TRANSITIONS)
         for (int q = 0; q < EXPLORE_MAX_THREADS; ++q)
             if (waiting & (1u << q))
-                race_pending(q, &steps[q]);
+                if (steps[q].kind == STEP_SYNC || steps[q].kind == STEP_ANY)
+                    race_pending(q, &steps[q]);
     unsigned asleep = g_reduce ? g_sleep & enabled : 0;
     if (asleep && asleep == enabled)
         asleep = 0, g_blocked = true;
@@ -342,10 +418,11 @@ int path_read(unsigned options, int current, const int *reads_from)
     return branch(BRANCH_READ, options, current, barred);
 }
 
-void path_begin_round(int bound, bool reduce, bool free_mo)
+void path_begin_round(int bound, enum search_kind kind, bool free_mo)
 {
     g_bound = bound;
-    g_reduce = reduce && !g_replay;
+    g_reduce = kind != SEARCH_EVERY && !g_replay;
+    g_races = kind == SEARCH_SOURCE && !g_replay;
     g_free_mo = free_mo;
     g_pruned = false;
     g_prefix = 0;

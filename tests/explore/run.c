@@ -16,8 +16,14 @@
  *
  * With --preemptions P (or the scenario's .preemptions), the rounds of
  * increasing bound as before, unreduced, to P or until a round skips
- * nothing ("exhaustive"): a failure's shortest story, or a check of the
- * reduction against every interleaving.
+ * nothing ("exhaustive"): a failure's shortest story.
+ *
+ * explore_compare_search, after a reduced search, is the reduction's
+ * oracle: one more round with no bound, every interleaving (or sleep sets
+ * alone, for tests too big for that), and the two rounds' sets of
+ * executions (execution.c) compared, not only their sizes.
+ * An execution the reduced search never met is printed with the schedule
+ * that makes it, to replay.
  */
 #include "model.h"
 
@@ -40,6 +46,20 @@ bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
 void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
 static const char *g_program;
+static long g_missed;   /* executions of the unreduced round the reduced one did not meet */
+static bool g_comparing; /* this round is explore_compare_search's */
+
+/* An execution of the unreduced round that the reduced round never met:
+ * the first few are printed with the schedule that makes it. */
+static void missed(const explore_scenario *s)
+{
+    if (g_missed++ >= 5)
+        return;
+    char id[2048];
+    path_id(id, sizeof id);
+    printf("explore: an execution the reduced search did not meet: schedule %s (%s %s --replay %s)\n", id,
+           g_program ? g_program : "explore", s->name, id);
+}
 
 /* One schedule. A failure unwinds to here (fail.c), on the main thread,
  * from the setup, the checks or the scenario threads (thread.c hands it
@@ -68,16 +88,17 @@ static void run_once(const explore_scenario *s)
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
     s->check();
-    explore_execution_is_new(); /* counted, if the check did not ask already */
+    if (explore_execution_is_new() && g_comparing && !execution_in_reference()) /* counted, if not already */
+        missed(s);
     alloc_check_leaks();
     g_truncated |= location_truncated();
     thread_end_schedule();
     fail_catch(NULL);
 }
 
-static long round_of(const explore_scenario *s, int bound, bool reduce, bool free_mo)
+static long round_of(const explore_scenario *s, int bound, enum search_kind kind, bool free_mo)
 {
-    path_begin_round(bound, reduce, free_mo);
+    path_begin_round(bound, kind, free_mo);
     execution_reset();
     g_truncated = false;
     if (s->begin)
@@ -123,7 +144,7 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
     long schedules;
     if (bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
         for (int k = 0;; ++k) {
-            schedules = round_of(s, k, false, false);
+            schedules = round_of(s, k, SEARCH_EVERY, false);
             if (!path_pruned() || k >= bound)
                 break;
         }
@@ -132,11 +153,31 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
          * one, is found here and printed as such. Then every execution,
          * with no bound, reduced (path.c). */
         for (int k = 0; k < SHORT_ROUNDS && !s->exhaustive; ++k)
-            round_of(s, k, false, false);
+            round_of(s, k, SEARCH_EVERY, false);
         /* On one location, more steps commute under RC11 (step.c). */
-        schedules = round_of(s, NO_BOUND, true, !location_c11());
+        schedules = round_of(s, NO_BOUND, SEARCH_SOURCE, !location_c11());
     }
     if (s->summary)
         summarize(s);
     return schedules;
+}
+
+long explore_compare_search(const explore_scenario *s, const char *program, bool every)
+{
+    g_program = program;
+    execution_keep_as_reference();
+    long reduced = execution_reference_count();
+    g_missed = 0;
+    g_comparing = true;
+    /* The reference's dependence is the classic one (free_mo false: on one
+     * location, steps are dependent when either writes; seq_cst steps with
+     * every atomic step), so that it checks step.c's finer rules too. */
+    round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, false);
+    g_comparing = false;
+    long all = execution_count();
+    long extra = reduced - (all - g_missed); /* met by the reduced search alone: never, if both are right */
+    printf("explore: the reduction checked: %ld execution%s with %s, %ld with the reduced search; "
+           "%ld missed, %ld met by the reduced search alone\n", all, all == 1 ? "" : "s",
+           every ? "every interleaving" : "sleep sets alone", reduced, g_missed, extra);
+    return g_missed + (extra > 0 ? extra : -extra);
 }

@@ -16,9 +16,10 @@
  *     write (a compare-exchange or read-modify-write counts as a write even
  *     when it will fail): the order decides what the read may read, or
  *     where each store goes in modification order (refined below);
- *   - both are seq_cst (atomic operations or fences): RC11's psc relates
- *     them across locations; under --model c11, a seq_cst step and any
- *     atomic step;
+ *   - under --model c11, a seq_cst step (an atomic operation or a fence)
+ *     and any atomic step: C11's total order S of seq_cst operations is
+ *     the order they ran in (under RC11 they commute across locations:
+ *     below);
  *   - both are mutex or condition-variable calls (any mutex: who holds
  *     which decides who can run);
  *   - either touches the scenario's own bookkeeping (its clocks and peeks,
@@ -39,11 +40,29 @@
  * steps that are dependent. An allocation's address is not part of an
  * execution (execution.c).
  *
- * On one location, steps are dependent when either writes, under RC11 as
- * under C11. (A finer rule, that only "a store, then a read of it" matters
- * under RC11's free modification order, with a sleeping reader limited to
- * the new store rather than woken, is GenMC's reads-from view; it is kept
- * out until the search that uses it is proved: see path.c, LB+incMPs.)
+ * On one location, under RC11 (free_mo), more commutes, because the model
+ * lets a store take any place in modification order after the stores its
+ * thread has seen (location.c): T0's store then T1's store can make every
+ * modification order that T1's then T0's can, and a load after a store
+ * may still read what it would have read before it. So a step commutes
+ * with an asleep thread's next step on the same location but for one
+ * case: it stores, and the asleep step reads. Even then, what the asleep
+ * step could read before was explored already; only the new store is new.
+ * So the asleep thread is *limited* rather than woken (path.c): it may go
+ * on, but its read must read a store made since it fell asleep. This is
+ * the reads-from view of an execution (GenMC's, Kokologiannakis et al.,
+ * PLDI 2019): the order of two steps on one location matters only when
+ * one may read what the other wrote. For the search's races (path.c) the
+ * pair stays dependent, so that a load that ran before a store is also
+ * tried after it. seq_cst does not change this, on one location or
+ * across locations: RC11's psc is a property of the graph, not of the
+ * order it was built in; psc.c checks each choice against every cycle
+ * through the new event, and the default choice (the newest store, the
+ * last place) closes none, so two seq_cst steps on different locations
+ * make the same graphs, and pass or fail the same, in either order. Under --model
+ * c11 a store may not split another thread's release sequence, which does
+ * depend on that order: there, steps on one location are dependent when
+ * either writes.
  */
 #include "model.h"
 
@@ -57,9 +76,11 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
         return STEP_KEEP;
     if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
         return ran->kind == asleep->kind ? STEP_WAKE : STEP_KEEP;
-    if (free_mo ? ran->sc && asleep->sc : (ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran)))
+    if (!free_mo && ((ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran))))
         return STEP_WAKE;
     if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
         return STEP_KEEP;
-    return ran->writes || asleep->writes ? STEP_WAKE : STEP_KEEP;
+    if (!free_mo)
+        return ran->writes || asleep->writes ? STEP_WAKE : STEP_KEEP;
+    return ran->writes && asleep->reads ? STEP_LIMIT : STEP_KEEP;
 }

@@ -67,12 +67,6 @@ static held *held_of(pthread_mutex_t *m)
     return NULL;
 }
 
-int thread_holder(pthread_mutex_t *m)
-{
-    const held *h = held_of(m);
-    return h ? h->owner : -1;
-}
-
 void thread_hold(pthread_mutex_t *m, int owner, int lock_event)
 {
     if (g_nheld == 16)

@@ -6,6 +6,9 @@
  *     explore_litmus --check MP.litmus           and compare with its "expect" lines
  *     explore_litmus --trace MP.litmus           a schedule for each final state, as first reached
  *     explore_litmus --graph g.dot MP.litmus     an execution graph for each: g.1.dot, g.2.dot, ...
+ *     explore_litmus --check-reduction MP.litmus  and every interleaving's executions against the
+ *                                                reduced search's (the reduction's oracle; =sleep:
+ *                                                sleep sets alone's, for a test too big for every interleaving)
  *     explore_litmus MP.litmus --replay 1.0/1    one schedule again, with its trace (the id a
  *                                                failure or --trace printed)
  *     explore_litmus --model c11 --check RS+po.litmus   under C11's release sequences (N1570), not
@@ -19,7 +22,9 @@
  * Every file is read and checked before any runs: a test the explorer
  * cannot run exactly is refused with its line and the reason, exit status 2,
  * and nothing is run. Exit status: 0 done (with --check: every set is the
- * stated one), 1 a set differs from the stated one, 2 refused or bad usage.
+ * stated one; with --check-reduction: the reduced search met every
+ * execution), 1 a set differs from the stated one or the reduced search
+ * missed an execution, 2 refused or bad usage.
  */
 #include "litmus.h"
 #include "outcome.h"
@@ -52,6 +57,7 @@ typedef struct run {
     litmus_memory memory;
     outcome_set set;
     bool trace;
+    int check_reduction; /* --check-reduction: 1 against every interleaving, 2 (=sleep) against sleep sets alone */
     const char *replay; /* --replay ID, or NULL */
     const char *graph; /* --graph FILE, or NULL: FILE.N.dot for the N-th state reached */
 } run;
@@ -195,12 +201,19 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
             printf("Graph %s %d %s\n", t->name, i + 1, path);
         }
     const char *model = getenv("LOCKSTEP_EXPLORE_MODEL");
-    return !check_expected || outcome_check(t, &g_run.set, model && strcmp(model, "c11") == 0);
+    bool stated = !check_expected || outcome_check(t, &g_run.set, model && strcmp(model, "c11") == 0);
+    if (g_run.check_reduction) { /* last: the other round's states must not change what was printed */
+        g_run.trace = false;
+        g_run.graph = NULL;
+        stated &= explore_compare_search(&s, program, g_run.check_reduction == 1) == 0;
+    }
+    return stated;
 }
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--trace] [--graph FILE.dot] FILE.litmus...\n"
+    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--trace] [--graph FILE.dot]\n"
+                    "       FILE.litmus...\n"
                     "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
 }
@@ -213,6 +226,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)
             check_expected = true;
+        else if (strcmp(argv[i], "--check-reduction") == 0)
+            g_run.check_reduction = 1;
+        else if (strcmp(argv[i], "--check-reduction=sleep") == 0)
+            g_run.check_reduction = 2;
         else if (strcmp(argv[i], "--trace") == 0)
             g_run.trace = true;
         else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
