@@ -64,6 +64,7 @@ LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches.
 Without Chromium the test says it is skipped, and why (exit 77). Standard
 library only.
 """
+import argparse
 import base64
 import html
 import json
@@ -74,6 +75,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 WIDTHS = (1280, 390)
 
@@ -512,34 +514,53 @@ PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
 # explorer's reference (tests/explore/REFERENCE.md) comes right after the
 # explorer's page, under whatever name the site gives it: reference_page().
 COURSE_ORDER = ["litmus.html", "explorer.html", "mutants.html", "errata.html", "glossary.html"]
-REFERENCE_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "explore", "REFERENCE.md")
+REFERENCE_MD = Path(__file__).resolve().parent.parent / "explore" / "REFERENCE.md"
+# A step's pages, in its reading order (deep: a README's depths), and the
+# API page loaded for each step.
+STEP_PAGES = ("index.html", "deep.html", "walkthrough.html", "lab.html")
+API_PAGE = "task_8h.html"
 
 
 def reference_page(site):
     """The site's page of the explorer's reference: the top-level page whose
     <title> holds REFERENCE.md's title (its first line), or None."""
-    if not os.path.isfile(REFERENCE_MD):
+    if not REFERENCE_MD.is_file():
         return None
-    with open(REFERENCE_MD, encoding="utf-8") as f:
+    with REFERENCE_MD.open(encoding="utf-8") as f:
         title = re.sub(r"^#+ *| *\{#[^}]*\}$", "", f.readline().strip()).replace("`", "")
-    for name in sorted(os.listdir(site)):
-        if not name.endswith(".html"):
+    for page in sorted(site.iterdir()):
+        if not page.name.endswith(".html"):
             continue
-        with open(os.path.join(site, name), encoding="utf-8", errors="replace") as f:
+        with page.open(encoding="utf-8", errors="replace") as f:
             m = re.search(r"<title>(.*?)</title>", f.read(4096), re.S)
         if m and title in html.unescape(m.group(1)):
-            return name
+            return page.name
     return None
+
+
+def log_skip(line):
+    """LINE in the skip log ctest's summary reads (LOCKSTEP_SKIP_LOG), if any."""
+    log = os.environ.get("LOCKSTEP_SKIP_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write(line + "\n")
 
 
 def skip(reason):
     line = f"docs.browser: {reason}"
     print(f"SKIPPED {line}")
-    log = os.environ.get("LOCKSTEP_SKIP_LOG")
-    if log:
-        with open(log, "a") as f:
-            f.write(line + "\n")
+    log_skip(line)
     sys.exit(77)
+
+
+def is_step(path):
+    """A step's directory of the site (NN-name, its Doxygen pages in html/)."""
+    return re.match(r"\d\d-", path.name) and (path / "html").is_dir()
+
+
+def step_dirs(site):
+    """Every step's Doxygen directory, SITE/NN-name/html, in step order."""
+    return [d / "html" for d in sorted(site.iterdir()) if is_step(d)]
 
 
 def pages(site):
@@ -547,24 +568,30 @@ def pages(site):
     the challenge answers, the diffs, the source pages."""
     found = ["index.html"]
     for must in ("litmus.html",):
-        if not os.path.isfile(os.path.join(site, must)):
+        if not (site / must).is_file():
             sys.exit(f"check_browser: no {site}/{must}: the course has lost a page")
-    for name in sorted(os.listdir(site)):
-        p = os.path.join(site, name)
-        if re.match(r"\d\d-", name) and os.path.isdir(os.path.join(p, "html")):
-            html_dir = os.path.join(p, "html")
-            for page in ("index.html", "deep.html", "walkthrough.html", "lab.html", "task_8h.html"):
-                if os.path.isfile(os.path.join(html_dir, page)):
-                    found.append(f"{name}/html/{page}")
-            found += [f"{name}/html/{n}" for n in sorted(os.listdir(html_dir))
-                      if n.startswith("md_docs_labs_answers_") and n.endswith(".html")]
-        elif name.endswith(".html") and name != "index.html" and not name.startswith(("dir_", "graph_legend")):
-            found.append(name)  # the course's pages (errata.html, mutants.html, ...)
+    for path in sorted(site.iterdir()):
+        if is_step(path):
+            found += step_pages(path / "html")
+        elif is_course_page(path):
+            found.append(path.name)
     for sub in ("diffs", "src"):
-        top = os.path.join(site, sub)
-        found += sorted(os.path.relpath(os.path.join(d, n), site)
-                        for d, _, names in os.walk(top) for n in names if n.endswith(".html"))
+        found += sorted(p.relative_to(site).as_posix() for p in (site / sub).rglob("*.html") if p.is_file())
     return found
+
+
+def step_pages(html_dir):
+    """The pages loaded of one step: its own (STEP_PAGES), its API page, its challenge answers."""
+    name = html_dir.parent.name
+    found = [f"{name}/html/{page}" for page in STEP_PAGES + (API_PAGE,) if (html_dir / page).is_file()]
+    return found + [f"{name}/html/{n}" for n in sorted(p.name for p in html_dir.iterdir())
+                    if n.startswith("md_docs_labs_answers_") and n.endswith(".html")]
+
+
+def is_course_page(path):
+    """A top-level page of the course (errata.html, mutants.html, ...)."""
+    name = path.name
+    return name.endswith(".html") and name != "index.html" and not name.startswith(("dir_", "graph_legend"))
 
 
 def kind(rel):
@@ -583,36 +610,49 @@ def kind(rel):
 def reading_order(site):
     """The pages a student reads in order, from the home page to the end."""
     order = ["index.html"]
-    for name in sorted(os.listdir(site)):
-        if re.match(r"\d\d-", name) and os.path.isdir(os.path.join(site, name, "html")):
-            for page in ("index.html", "deep.html", "walkthrough.html", "lab.html"):  # deep: a README's depths
-                if os.path.isfile(os.path.join(site, name, "html", page)):
-                    order.append(f"{name}/html/{page}")
+    for html_dir in step_dirs(site):
+        order += [f"{html_dir.parent.name}/html/{page}" for page in STEP_PAGES if (html_dir / page).is_file()]
     course = list(COURSE_ORDER)
     ref = reference_page(site)
     if ref:
         course.insert(course.index("explorer.html") + 1, ref)
-    return order + [p for p in course if os.path.isfile(os.path.join(site, p))]
+    return order + [p for p in course if (site / p).is_file()]
+
+
+def linked_page(site, href):
+    """The page a pager's file:// HREF names, relative to SITE (None: no link).
+    A URL's path, not a file's: os.path.relpath, which walks up too."""
+    return os.path.relpath(href[len("file://"):].split("#")[0], site) if href else None
 
 
 def check_pagers(site, pagers):
     """Previous/next on every course page and diff page, in one order."""
+    return check_order(site, pagers) + check_diff_order(site, pagers)
+
+
+def check_order(site, pagers):
+    """Previous and next of every page of the reading order that has a pager."""
     problems = []
-    rel = lambda href: os.path.relpath(href[len("file://"):].split("#")[0], site) if href else None
     order = reading_order(site)
     for i, page in enumerate(order):
         if page not in pagers:
             continue
-        prev, nxt = (rel(h) for h in pagers[page])
+        prev, nxt = (linked_page(site, h) for h in pagers[page])
         want_prev = order[i - 1] if i else None
         want_next = order[i + 1] if i + 1 < len(order) else None
         if prev != want_prev:
             problems.append(f"{page}: previous is {prev or 'missing'}, the reading order says {want_prev or 'none'}")
         if nxt != want_next:
             problems.append(f"{page}: next is {nxt or 'missing'}, the reading order says {want_next or 'none'}")
+    return problems
+
+
+def check_diff_order(site, pagers):
+    """Previous and next of every diff page, in step order."""
+    problems = []
     diffs = sorted(p for p in pagers if kind(p) == "diff")
     for i, page in enumerate(diffs):
-        prev, nxt = (rel(h) for h in pagers[page])
+        prev, nxt = (linked_page(site, h) for h in pagers[page])
         if i and prev != diffs[i - 1]:
             problems.append(f"{page}: previous is {prev or 'missing'}, want {diffs[i - 1]}")
         if i + 1 < len(diffs) and nxt != diffs[i + 1]:
@@ -622,10 +662,10 @@ def check_pagers(site, pagers):
 
 def source_files(site):
     """{source page: the file it shows}, from src/.sources (pages_source.py)."""
-    listing = os.path.join(site, "src", ".sources")
-    if not os.path.isfile(listing):
+    listing = site / "src" / ".sources"
+    if not listing.is_file():
         return {}
-    with open(listing, encoding="utf-8") as f:
+    with listing.open(encoding="utf-8") as f:
         return dict(line.rstrip("\n").split("\t", 1) for line in f if "\t" in line)
 
 
@@ -660,13 +700,11 @@ def check_printed(tab, disk, rel, scratch):
     pdftotext = shutil.which("pdftotext")
     if not pdftotext:
         return None
-    pdf = os.path.join(scratch, "page.pdf")
-    with open(pdf, "wb") as f:
-        f.write(tab.pdf())
+    pdf = scratch / "page.pdf"
+    pdf.write_bytes(tab.pdf())
     out = subprocess.run([pdftotext, "-layout", pdf, "-"], capture_output=True, text=True)
     shown = rendered_lines(out.stdout)
-    with open(disk, encoding="utf-8", errors="replace") as f:
-        want = f.read().split("\n")
+    want = Path(disk).read_text(encoding="utf-8", errors="replace").split("\n")
     if want and want[-1] == "":
         want.pop()
     problems = []
@@ -681,70 +719,104 @@ def check_printed(tab, disk, rel, scratch):
     return problems
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    site = os.path.abspath(sys.argv[1])
-    if not os.path.isfile(os.path.join(site, "index.html")):
-        sys.exit(f"check_browser: no {site}/index.html: build the docs first")
-    chromium = next((shutil.which(c) for c in ("chromium", "chromium-browser", "google-chrome")
-                     if shutil.which(c)), None)
-    if not chromium:
-        skip("no Chromium to load the pages in (apt install chromium)")
-    failures, checked, images, diagrams = [], 0, 0, 0
-    printed, unprinted = 0, 0
-    pagers = {}
-    sources = source_files(site)
-    only = os.environ.get("LOCKSTEP_BROWSER_PAGES")  # a regex: load only those (while you work on them)
-    started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="lockstep-browser-") as scratch:
-        browser = Chromium(chromium, os.path.join(scratch, "profile"))
+class Run:
+    """One Chromium's pass over the site's pages: what it found and counted."""
+
+    def __init__(self, site, tab, scratch):
+        self.site, self.tab, self.scratch = site, tab, scratch
+        self.sources = source_files(site)
+        self.failures, self.pagers = [], {}
+        self.checked = self.images = self.diagrams = self.printed = self.unprinted = 0
+
+    def check_page(self, rel):
+        """REL loaded and checked at every width; printed, if a source page to print."""
+        k = kind(rel)
         try:
-            tab = Tab(browser)
+            seen = self.load(rel, k in ("course", "step", "answers"))
+        except (RuntimeError, TimeoutError) as e:
+            self.failures.append(f"{rel}: the check did not run: {e or 'timed out'}")
+            return
+        self.checked += 1
+        self.images += seen[0]["images"]
+        self.diagrams += seen[0]["diagrams"]
+        for result in seen:
+            self.failures += [f"{rel}: {p}" for p in dict.fromkeys(result["problems"])]
+        self.failures += [f"{rel}: console: {e}" for e in self.tab.exceptions()]
+        self.pagers[rel] = (seen[0]["pager"]["prev"], seen[0]["pager"]["next"])
+        if k == "source" and rel[4:-5] in self.sources and (PRINT_ALL or re.match(PRINTED, rel)):
+            self.print_page(rel)
+
+    def load(self, rel, course):
+        """The page's check results at each of WIDTHS (loaded at the first)."""
+        self.tab.width(WIDTHS[0])
+        self.tab.load(f"file://{self.site / rel}")
+        seen = []
+        for w in WIDTHS:
+            self.tab.width(w)
+            seen.append(self.tab.check(w, course))
+        return seen
+
+    def print_page(self, rel):
+        self.tab.width(WIDTHS[0])
+        problems = check_printed(self.tab, self.sources[rel[4:-5]], rel, self.scratch)
+        if problems is None:
+            self.unprinted += 1
+        else:
+            self.printed += 1
+            self.failures += problems
+
+
+def find_chromium():
+    return next((shutil.which(c) for c in ("chromium", "chromium-browser", "google-chrome") if shutil.which(c)), None)
+
+
+def check_site(site, chromium, only):
+    """Every page (those matching the regex ONLY, if given) loaded and checked in one Chromium."""
+    with tempfile.TemporaryDirectory(prefix="lockstep-browser-") as scratch:
+        browser = Chromium(chromium, Path(scratch) / "profile")
+        try:
+            run = Run(site, Tab(browser), Path(scratch))
             for rel in [p for p in pages(site) if not only or re.search(only, p)]:
-                k = kind(rel)
-                try:
-                    tab.width(WIDTHS[0])
-                    tab.load("file://" + os.path.join(site, rel))
-                    seen = []
-                    for w in WIDTHS:
-                        tab.width(w)
-                        seen.append(tab.check(w, k in ("course", "step", "answers")))
-                except (RuntimeError, TimeoutError) as e:
-                    failures.append(f"{rel}: the check did not run: {e or 'timed out'}")
-                    continue
-                checked += 1
-                images += seen[0]["images"]
-                diagrams += seen[0]["diagrams"]
-                for result in seen:
-                    failures += [f"{rel}: {p}" for p in dict.fromkeys(result["problems"])]
-                failures += [f"{rel}: console: {e}" for e in tab.exceptions()]
-                pagers[rel] = (seen[0]["pager"]["prev"], seen[0]["pager"]["next"])
-                if k == "source" and rel[4:-5] in sources and (PRINT_ALL or re.match(PRINTED, rel)):
-                    tab.width(WIDTHS[0])
-                    problems = check_printed(tab, sources[rel[4:-5]], rel, scratch)
-                    if problems is None:
-                        unprinted += 1
-                    else:
-                        printed += 1
-                        failures += problems
+                run.check_page(rel)
         finally:
             browser.close()
     if not only:
-        failures += check_pagers(site, pagers)
-    for f in failures:
+        run.failures += check_pagers(site, run.pagers)
+    return run
+
+
+def report(run, chromium, seconds):
+    for f in run.failures:
         print("failed:", f)
-    print(f"check_browser: {checked} pages loaded in {os.path.basename(chromium)} at {' and '.join(map(str, WIDTHS))} px "
-          f"in {time.monotonic() - started:.0f} s, {images} images, {diagrams} diagrams, "
-          f"{printed} source pages read back from print, {len(failures)} problems")
-    if unprinted:
-        line = f"docs.browser: {unprinted} source pages not read back: no pdftotext (apt install poppler-utils)"
+    print(f"check_browser: {run.checked} pages loaded in {Path(chromium).name} at {' and '.join(map(str, WIDTHS))} px "
+          f"in {seconds:.0f} s, {run.images} images, {run.diagrams} diagrams, "
+          f"{run.printed} source pages read back from print, {len(run.failures)} problems")
+    if run.unprinted:
+        line = f"docs.browser: {run.unprinted} source pages not read back: no pdftotext (apt install poppler-utils)"
         print(line)
-        log = os.environ.get("LOCKSTEP_SKIP_LOG")
-        if log:
-            with open(log, "a") as f:
-                f.write(line + "\n")
-    sys.exit(1 if failures else 0)
+        log_skip(line)
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("site", metavar="SITE", type=lambda s: Path(os.path.abspath(s)),
+                   help="the generated site, build/<preset>/docs")
+    return p.parse_args()
+
+
+def main():
+    site = parse_args().site
+    if not (site / "index.html").is_file():
+        sys.exit(f"check_browser: no {site}/index.html: build the docs first")
+    chromium = find_chromium()
+    if not chromium:
+        skip("no Chromium to load the pages in (apt install chromium)")
+    only = os.environ.get("LOCKSTEP_BROWSER_PAGES")  # a regex: load only those (while you work on them)
+    started = time.monotonic()
+    run = check_site(site, chromium, only)
+    report(run, chromium, time.monotonic() - started)
+    sys.exit(1 if run.failures else 0)
 
 
 if __name__ == "__main__":

@@ -52,14 +52,15 @@ check to those files (default: every page a reader reads, PAGES below).
 Exits 1 when a block differs from its program's output or a program is
 missing. Standard library only.
 """
+import argparse
 import concurrent.futures
 import difflib
-import glob
 import os
 import queue
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from samples_cost import explore_cost
 from samples_lab import failed_entries, run_lab
@@ -81,33 +82,37 @@ def blocks(lines):
         if not m:
             i += 1
             continue
-        marker, ind = i, len(m.group(1))
         j = i + 1
         while j < len(lines) and not lines[j].strip():
             j += 1
-        if j < len(lines) and lines[j][ind:].startswith("```") and lines[j][:ind].strip() == "":
-            k = j + 1
-            while k < len(lines) and lines[k].strip() != "```":
-                k += 1
-            yield marker, m.group(2), j + 1, k, ind
-            i = k + 1
-        elif j < len(lines) and lines[j][ind:].startswith("|"):
-            k = j
-            while k < len(lines) and lines[k][ind:].startswith("|"):
-                k += 1
-            yield marker, m.group(2), j, k, ind
-            i = k
-        elif j < len(lines) and lines[j].startswith(" " * (ind + 4)):
-            k = j
-            while k < len(lines) and (lines[k].startswith(" " * (ind + 4)) or not lines[k].strip()):
-                k += 1
-            while k > j and not lines[k - 1].strip():
-                k -= 1
-            yield marker, m.group(2), j, k, ind + 4
-            i = k
-        else:
-            yield marker, m.group(2), None, None, ind
-            i = j
+        first, end, ind, after = block_after(lines, j, len(m.group(1)))
+        yield i, m.group(2), first, end, ind
+        i = after
+
+
+def block_after(lines, j, ind):
+    """The block that starts at line J, under a marker indented by IND:
+    (first, end, its text's indent, the line after it); first and end are
+    None if no block starts there."""
+    if j < len(lines) and lines[j][ind:].startswith("```") and lines[j][:ind].strip() == "":
+        k = j + 1
+        while k < len(lines) and lines[k].strip() != "```":
+            k += 1
+        return j + 1, k, ind, k + 1
+    if j < len(lines) and lines[j][ind:].startswith("|"):
+        k = j
+        while k < len(lines) and lines[k][ind:].startswith("|"):
+            k += 1
+        return j, k, ind, k
+    code = " " * (ind + 4)
+    if j < len(lines) and lines[j].startswith(code):
+        k = j
+        while k < len(lines) and (lines[k].startswith(code) or not lines[k].strip()):
+            k += 1
+        while k > j and not lines[k - 1].strip():
+            k -= 1
+        return j, k, ind + 4, k
+    return None, None, ind, j
 
 
 def parse(spec):
@@ -186,65 +191,78 @@ def group(argv):
     return None
 
 
+def grouped_jobs(files):
+    """{group: [((file, marker line), spec), ...]} of every marked block of
+    FILES (see group(); a sample of no group is a group of its own)."""
+    groups = {}
+    for path in files:
+        for marker, spec, first, _, _ in blocks(TEXTS[path]):
+            if first is None:
+                continue
+            try:
+                argv, _ = parse(spec)
+            except ValueError:
+                argv = []
+            groups.setdefault(group(argv) or (path, marker), []).append(((path, marker), spec))
+    return groups
+
+
+class Runner:
+    """Runs a group of samples in one of the lab build directories, one per
+    worker (BUILD/samples/lab-1, ...): a group runs in one worker, so no
+    other group builds or tests in its lab build directory meanwhile (ctest
+    -T keeps its results there)."""
+
+    def __init__(self, build, workers):
+        self.build, self.lab_builds = build, queue.Queue()
+        for n in range(workers):
+            self.lab_builds.put(build / "samples" / f"lab-{n + 1}")
+
+    def run_group(self, items):
+        lab_build = self.lab_builds.get()
+        try:
+            return {key: self.run_one(spec, lab_build) for key, spec in items}
+        finally:
+            self.lab_builds.put(lab_build)
+
+    def run_one(self, spec, lab_build):
+        """(argv, options, output, error) of one sample."""
+        try:
+            argv, options = parse(spec)
+            out, err = produce(self.build, argv, options, lab_build)
+        except (ValueError, subprocess.TimeoutExpired) as e:
+            return [], [], None, str(e)
+        return argv, options, out, err
+
+
 def run_all(build, files, update=False):
     """{(file, marker line): (argv, options, output, error)} of every marked
     block of FILES, the commands run side by side (one per CPU): a page's
     programs are independent, and each step's copy is built once and
     reused by its next sample. The labs build in one lab build directory
-    per worker (BUILD/samples/lab-1, ...), configured once for the copies
-    of every step: the code every step shares (common/, the explorer) is
-    built there once, not once per step."""
-    jobs = []
-    for path in files:
-        for marker, spec, first, _, _ in blocks(TEXTS[path]):
-            if first is not None:
-                jobs.append(((path, marker), spec))
-    groups = {}
-    for key, spec in jobs:
-        try:
-            argv, _ = parse(spec)
-        except ValueError:
-            argv = []
-        groups.setdefault(group(argv) or key, []).append((key, spec))
+    per worker, configured once for the copies of every step: the code
+    every step shares (common/, the explorer) is built there once, not
+    once per step."""
+    groups = grouped_jobs(files)
     find_program(build, "-", CACHE)  # fill the cache before the threads share it
     workers = os.cpu_count() or 2
-    lab_builds = queue.Queue()
-    for n in range(workers):
-        lab_builds.put(os.path.join(build, "samples", f"lab-{n + 1}"))
-
-    def run_group(items):
-        # A group runs in one worker, so no other group builds or tests in
-        # its lab build directory meanwhile (ctest -T keeps its results there).
-        lab_build = lab_builds.get()
-        done = {}
-        try:
-            for key, spec in items:
-                try:
-                    argv, options = parse(spec)
-                    out, err = produce(build, argv, options, lab_build)
-                except (ValueError, subprocess.TimeoutExpired) as e:
-                    argv, options, out, err = [], [], None, str(e)
-                done[key] = (argv, options, out, err)
-        finally:
-            lab_builds.put(lab_build)
-        return done
-
+    runner = Runner(build, workers)
     # The cost table's seconds vary (its marker says so) and are not
     # compared: it runs beside the rest, except with --update, where the
     # times it writes into the page are taken alone.
-    results = run_group(groups.pop("cost", [])) if update else {}
+    results = runner.run_group(groups.pop("cost", [])) if update else {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         # The longest groups first: the cost table (one long run), then the
         # labs' copies, most samples first.
         order = sorted(groups.items(), key=lambda g: (g[0] != "cost", -len(g[1])))
-        for done in pool.map(run_group, [items for _, items in order]):
+        for done in pool.map(runner.run_group, [items for _, items in order]):
             results.update(done)
     return results
 
 
-def check_file(build, path, update, results):
+def check_file(path, update, results):
     """The number of wrong blocks; rewrites them with --update."""
-    rel = os.path.relpath(path, ROOT)
+    rel = os.path.relpath(path, ROOT)  # a FILE may lie outside the repository
     lines = list(TEXTS[path])
     wrong = 0
     edits = []
@@ -254,67 +272,99 @@ def check_file(build, path, update, results):
             print(f"{where}: a sample marker must come right before its code block: {spec}")
             wrong += 1
             continue
-        argv, options, out, err = results[(path, marker)]
-        if err:
-            print(f"{where}: `{spec}`: {err}")
-            wrong += 1
-            continue
-        # A lab's race tests cannot race on one CPU and skip, with their
-        # reason ("coverage: ... on one CPU it cannot be forced"): the counts
-        # then differ from the page's, which shows a machine that races. Not
-        # compared there, and said so (tests/support/check_main.c).
-        if argv[0] == "lab" and re.search(r"^\s+\S+: coverage: .* on one CPU it cannot be forced", out, re.M):
-            print(f"{where}: `{spec}`: not compared: this process runs on one CPU, where the lab's race "
-                  "tests skip (the page shows a machine that races)")
-            NOT_COMPARED.append(where)
-            continue
         have = "\n".join(line[ind:] for line in lines[first:end]).strip("\n") + "\n"
-        if blank_varying(have, options) == blank_varying(out, options):
-            continue
-        if update:
+        verdict, out = judge(where, spec, have, results[(path, marker)])
+        if verdict == "wrong" and update:
             edits.append((first, end, [(" " * ind + line).rstrip() for line in out.rstrip("\n").split("\n")]))
             print(f"{where}: rewritten from `{spec}`")
-            continue
-        wrong += 1
-        print(f"{where}: the block no longer shows what `{spec}` prints (- the page, + the program):")
-        # What varies is shown as <varies>: the diff is what truly differs.
-        for d in difflib.unified_diff(blank_varying(have, options).split("\n"),
-                                      blank_varying(out, options).split("\n"), "page", "program",
-                                      lineterm="", n=1):
-            print("    " + d)
+        elif verdict in ("wrong", "error"):
+            wrong += 1
+            if verdict == "wrong":
+                print_difference(where, spec, have, out, results[(path, marker)][1])
     for first, end, new in reversed(edits):
         lines[first:end] = new
     if edits:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines))
+        path.write_text("\n".join(lines), encoding="utf-8")
     return wrong
 
 
-def main(argv):
-    args = [a for a in argv[1:] if a != "--update"]
-    update = "--update" in argv
-    if not args or not os.path.isdir(args[0]):
-        sys.exit(__doc__)
-    build = os.path.abspath(args[0])
-    files = [os.path.abspath(f) for f in args[1:]] or sorted(
-        p for pattern in PAGES for p in glob.glob(os.path.join(ROOT, pattern)))
-    wrong, count = 0, 0
-    for path in files:  # read once: the blocks run and the blocks compared are the same
-        with open(path, encoding="utf-8") as f:
-            TEXTS[path] = f.read().split("\n")
-        count += sum(1 for line in TEXTS[path] if MARKER.match(line))
-    results = run_all(build, files, update)
+def judge(where, spec, have, result):
+    """(verdict, output) of the block HAVE against its sample's RESULT:
+    "same", "wrong", "error" (said here) or "not compared" (said here)."""
+    argv, options, out, err = result
+    if err:
+        print(f"{where}: `{spec}`: {err}")
+        return "error", None
+    # A lab's race tests cannot race on one CPU and skip, with their
+    # reason ("coverage: ... on one CPU it cannot be forced"): the counts
+    # then differ from the page's, which shows a machine that races. Not
+    # compared there, and said so (tests/support/check_main.c).
+    if argv[0] == "lab" and re.search(r"^\s+\S+: coverage: .* on one CPU it cannot be forced", out, re.M):
+        print(f"{where}: `{spec}`: not compared: this process runs on one CPU, where the lab's race "
+              "tests skip (the page shows a machine that races)")
+        NOT_COMPARED.append(where)
+        return "not compared", out
+    if blank_varying(have, options) == blank_varying(out, options):
+        return "same", out
+    return "wrong", out
+
+
+def print_difference(where, spec, have, out, options):
+    print(f"{where}: the block no longer shows what `{spec}` prints (- the page, + the program):")
+    # What varies is shown as <varies>: the diff is what truly differs.
+    for d in difflib.unified_diff(blank_varying(have, options).split("\n"),
+                                  blank_varying(out, options).split("\n"), "page", "program",
+                                  lineterm="", n=1):
+        print("    " + d)
+
+
+def absolute(text):
+    """TEXT as an absolute Path, normalized as os.path.abspath does (a
+    lab's output names its build directory so)."""
+    return Path(os.path.abspath(text))
+
+
+def existing_dir(text):
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is not a directory (the build tree, build/<preset>)")
+    return Path(text)
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("build", metavar="BUILD", type=existing_dir, help="the build tree, build/<preset>")
+    p.add_argument("--update", action="store_true", help="rewrite every marked block from the real output")
+    p.add_argument("files", metavar="FILE", nargs="*", type=absolute,
+                   help="only these pages (default: every page a reader reads)")
+    args = p.parse_args()
+    args.files = args.files or sorted((p for pattern in PAGES for p in ROOT.glob(pattern)), key=str)
+    return args
+
+
+def read_pages(files):
+    """The number of markers in FILES, each read once into TEXTS: the blocks
+    run and the blocks compared are the same."""
     for path in files:
-        wrong += check_file(build, path, update, results)
+        TEXTS[path] = path.read_text(encoding="utf-8").split("\n")
+    return sum(1 for path in files for line in TEXTS[path] if MARKER.match(line))
+
+
+def main():
+    args = parse_args()
+    count = read_pages(args.files)
+    results = run_all(absolute(args.build), args.files, args.update)
+    wrong = sum(check_file(path, args.update, results) for path in args.files)
     if wrong:
+        me = Path(__file__).resolve().relative_to(ROOT)
         print(f"check_samples: {wrong} of {count} sample outputs are not what their programs print; "
-              f"rewrite them from the real output with: {os.path.relpath(__file__, ROOT)} {args[0]} --update")
+              f"rewrite them from the real output with: {me} {args.build} --update")
         return 1
     print(f"check_samples: {count} sample outputs, each what its program prints"
-          + (" (rewritten where they were not)" if update else "")
+          + (" (rewritten where they were not)" if args.update else "")
           + (f"; {len(NOT_COMPARED)} lab outputs not compared on one CPU (listed above)" if NOT_COMPARED else ""))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

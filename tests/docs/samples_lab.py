@@ -2,14 +2,14 @@
 the lab a student runs, on a copy of step NN with one edit of
 sample_mutants.tsv applied (`unchanged`: no edit). Also the copy itself,
 which the `mutant` samples build too (samples_mutant.py)."""
-import glob
 import os
 import re
 import subprocess
+from pathlib import Path
 
 from samples_program import ROOT, TIMEOUT, normalize
 
-MUTANTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_mutants.tsv")
+MUTANTS = Path(__file__).resolve().parent / "sample_mutants.tsv"
 
 
 def read_mutants():
@@ -32,31 +32,30 @@ def prepare_copy(build, nn, name):
     if not mutant:
         return None, f"no mutant {nn} {name} in {MUTANTS}"
     file, original, replacement = mutant
-    steps = glob.glob(os.path.join(ROOT, "steps", nn + "-*"))
+    steps = list((ROOT / "steps").glob(nn + "-*"))
     if len(steps) != 1:
         return None, f"no step {nn}"
-    step = os.path.basename(steps[0])
+    step = steps[0]
+    if file and (step / file).is_file() and (step / file).read_text(encoding="utf-8").count(original) != 1:
+        return None, f"mutant {nn} {name}: its original text is not exactly once in {step.name}/{file}"
     # One copy per step, reused: the next sample of the same step rebuilds
     # only the file its edit changes (a file is rewritten only when its text
     # differs, so make sees what changed).
-    base = os.path.join(build, "samples")
-    copy = os.path.join(base, "copy-" + nn, step)
-    for d, _, files in os.walk(steps[0]):
-        for f in files:
-            src = os.path.join(d, f)
-            rel = os.path.relpath(src, steps[0])
-            dst = os.path.join(copy, rel)
-            with open(src, encoding="utf-8") as fh:
-                text = fh.read()
-            if rel == file:
-                if text.count(original) != 1:
-                    return None, f"mutant {nn} {name}: its original text is not exactly once in {step}/{file}"
-                text = text.replace(original, replacement)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            if not os.path.exists(dst) or open(dst, encoding="utf-8").read() != text:
-                with open(dst, "w", encoding="utf-8") as out:
-                    out.write(text)
+    copy = build / "samples" / f"copy-{nn}" / step.name
+    for src in (p for p in step.rglob("*") if p.is_file()):
+        rel = src.relative_to(step)
+        text = src.read_text(encoding="utf-8")
+        if rel.as_posix() == file:
+            text = text.replace(original, replacement)
+        write_if_changed(copy / rel, text)
     return copy, None
+
+
+def write_if_changed(path, text):
+    """PATH holds TEXT, written only if it held something else (make sees no change)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
 
 
 def run_lab(build, args, only, lab_build):
@@ -69,9 +68,9 @@ def run_lab(build, args, only, lab_build):
     copy, err = prepare_copy(build, nn, args[1])
     if err:
         return None, err
-    env = dict(os.environ, LOCKSTEP_LAB_BUILD=lab_build)
+    env = dict(os.environ, LOCKSTEP_LAB_BUILD=str(lab_build))
     extra = ["--only", "^(" + "|".join(re.escape(t) for t in only) + ")$"] if only else []
-    r = subprocess.run([os.path.join(ROOT, "tests", "labs", "run.sh"), nn, copy] + args[2:] + extra,
+    r = subprocess.run([ROOT / "tests" / "labs" / "run.sh", nn, copy] + args[2:] + extra,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                        timeout=TIMEOUT, cwd=ROOT)
     out = r.stdout
@@ -82,7 +81,7 @@ def run_lab(build, args, only, lab_build):
         return None, f"run.sh printed no report (exit {r.returncode}):\n{out[-3000:]}"
     # The copy and the lab's build directory are this machine's paths; the
     # lab's text copies the step to /tmp/me/ and builds in build/lab-NN.
-    return normalize(out[start:], [(lab_build, f"build/lab-{nn}"), (os.path.dirname(copy), "/tmp/me")]), None
+    return normalize(out[start:], [(str(lab_build), f"build/lab-{nn}"), (str(copy.parent), "/tmp/me")]), None
 
 
 def failed_entries(report, names):

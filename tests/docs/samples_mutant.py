@@ -24,5 +24,5 @@ def run_mutant(build, args, lab_build):
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
                            timeout=TIMEOUT)
         if r.returncode != 0:
-            return None, f"`{' '.join(cmd)}` failed:\n{r.stdout[-3000:]}"
+            return None, f"`{' '.join(map(str, cmd))}` failed:\n{r.stdout[-3000:]}"
     return run_program(lab_build, args[2:], fresh=True)

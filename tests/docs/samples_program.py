@@ -5,8 +5,9 @@ normalization of an output."""
 import os
 import re
 import subprocess
+from pathlib import Path
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 600  # seconds per command: a lab builds a step
 
 
@@ -29,11 +30,13 @@ CACHE = {}
 
 
 def find_program(build, name, cache):
+    """The program NAME of the build tree BUILD (a Path), None unless there
+    is exactly one; CACHE holds every program of the tree once filled."""
     if not cache:
-        for d, dirs, files in os.walk(build):
+        for d, dirs, files in os.walk(build):  # os.walk: the walk prunes CMakeFiles and samples
             dirs[:] = [x for x in dirs if x != "CMakeFiles" and x != "samples"]
             for f in files:
-                p = os.path.join(d, f)
+                p = Path(d, f)
                 if os.access(p, os.X_OK) and not f.endswith((".sh", ".py")):
                     cache.setdefault(f, []).append(p)
     found = cache.get(name, [])
@@ -45,7 +48,7 @@ def run_program(build, argv, fresh=False):
     if not exe:
         return None, f"no program {argv[0]} in {build} (build it: cmake --build --preset test --target {argv[0]})"
     r = subprocess.run([exe] + argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=TIMEOUT, cwd=os.path.dirname(exe))
+                       text=True, timeout=TIMEOUT, cwd=exe.parent)
     # A trace's replay hint names the program by the path it was run with:
     # the program's own directory, shown as "./" (run it from there).
-    return normalize(r.stdout, [(os.path.dirname(exe) + "/", "./")]), None
+    return normalize(r.stdout, [(f"{exe.parent}/", "./")]), None

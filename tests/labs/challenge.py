@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The labs' "build it" challenges: put the starting stub or the answer in a copy.
+"""challenge.py stub|answer|verify: the labs' "build it" challenges: put the
+starting stub or the answer in a copy of a step, or verify both.
 
     tests/labs/challenge.py stub NN COPY     replace the challenge's function in your
                                              copy by the lab's starting stub
@@ -18,33 +19,36 @@ the comment above it stays. `verify` runs tests/labs/run.sh NN COPY
 answer (every test of the step passes), and that every test the stub fails
 is in the lab's "**Checked by:**" list.
 """
-import glob
+
+import argparse
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import lab_page
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = Path(__file__).resolve().parents[2]
+LABS = ROOT / "docs" / "labs"
 
 
 def step_name(nn):
-    found = glob.glob(os.path.join(ROOT, "steps", nn + "-*"))
+    found = list((ROOT / "steps").glob(nn + "-*"))
     if len(found) != 1:
         sys.exit(f"challenge: no step {nn}")
-    return os.path.basename(found[0])
+    return found[0].name
 
 
 def challenge(nn):
     """(function, file, stub, answer) of lab NN."""
     name = step_name(nn)
-    lab_path = os.path.join(ROOT, "docs", "labs", name + ".md")
-    function, file, stub = lab_page.build_it(open(lab_path).read(), lab_path)
-    answer_path = os.path.join(ROOT, "docs", "labs", "answers", name + ".md")
-    answer = lab_page.first_c_block(open(answer_path).read(), answer_path)
+    lab_path = LABS / f"{name}.md"
+    function, file, stub = lab_page.build_it(lab_path.read_text(), lab_path)
+    answer_path = LABS / "answers" / f"{name}.md"
+    answer = lab_page.first_c_block(answer_path.read_text(), answer_path)
     return function, file, stub, answer
 
 
@@ -53,39 +57,52 @@ def definition_span(src, function):
     m = re.search(r"^[A-Za-z_][^;{}\n]*\b" + re.escape(function) + r"\([^;{}]*\)\s*\{", src, re.M)
     if not m:
         raise SystemExit(f"challenge: no definition of {function}() found")
-    i = m.end() - 1  # the opening brace
+    end = closing_brace(src, m.end() - 1)
+    if end is None:
+        raise SystemExit(f"challenge: unbalanced braces in {function}()")
+    return m.start(), end + 1
+
+
+def closing_brace(src, i):
+    """The index of the brace that closes the one at I (None if none does):
+    braces in comments, strings and character constants do not count."""
     depth = 0
     while i < len(src):
-        if src.startswith("/*", i):
-            i = src.index("*/", i) + 2
+        after = skipped(src, i)
+        if after != i:
+            i = after
             continue
-        if src.startswith("//", i):
-            i = src.index("\n", i)
-            continue
-        c = src[i]
-        if c in "\"'":
-            j = i + 1
-            while src[j] != c:
-                j += 2 if src[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "{":
+        if src[i] == "{":
             depth += 1
-        elif c == "}":
+        elif src[i] == "}":
             depth -= 1
             if depth == 0:
-                return m.start(), i + 1
+                return i
         i += 1
-    raise SystemExit(f"challenge: unbalanced braces in {function}()")
+    return None
+
+
+def skipped(src, i):
+    """Where the comment or literal that starts at I ends; I if none starts there."""
+    if src.startswith("/*", i):
+        return src.index("*/", i) + 2
+    if src.startswith("//", i):
+        return src.index("\n", i)
+    if src[i] in "\"'":
+        j = i + 1
+        while src[j] != src[i]:
+            j += 2 if src[j] == "\\" else 1
+        return j + 1
+    return i
 
 
 def put(nn, copy, which):
     function, file, stub, answer = challenge(nn)
-    path = os.path.join(copy, file)
-    src = open(path).read()
+    path = copy / file
+    src = path.read_text()
     a, b = definition_span(src, function)
     code = (stub if which == "stub" else answer).rstrip("\n")
-    open(path, "w").write(src[:a] + code + src[b:])
+    path.write_text(src[:a] + code + src[b:])
     print(f"challenge: {which} of {function}() put in {path}")
 
 
@@ -98,54 +115,84 @@ def failed_tests(report):
 
 def checked_by(nn):
     """The tests the lab's challenge lists under "**Checked by:**"."""
-    lab = open(os.path.join(ROOT, "docs", "labs", step_name(nn) + ".md")).read()
+    lab = (LABS / f"{step_name(nn)}.md").read_text()
     return [t for e in lab_page.entries(lab) if e.section == "challenge" for t in e.always]
 
 
+def run_lab(nn, which):
+    """run.sh NN --challenge on a fresh copy of the step holding WHICH (stub or
+    answer): (exit status, output)."""
+    name = step_name(nn)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / name
+        shutil.copytree(ROOT / "steps" / name, copy)
+        put(nn, copy, which)
+        # A build directory of its own: build/lab-NN stays the student's.
+        env = dict(os.environ)
+        env.setdefault("LOCKSTEP_LAB_BUILD", str(ROOT / "build" / f"challenge-{nn}"))
+        r = subprocess.run([ROOT / "tests" / "labs" / "run.sh", nn, copy, "--challenge"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    return r.returncode, r.stdout
+
+
+def verify_one(nn, which, want):
+    """Lab NN's WHICH judged (it must WANT: pass or fail): what went wrong, if anything."""
+    rc, out = run_lab(nn, which)
+    report = out[out.rfind("lab: the challenge"):] if "lab: the challenge" in out else out[-2000:]
+    print(report.rstrip())
+    ok = (rc == 0) if want == "pass" else (rc == 1)
+    print(f"challenge {nn} {which}: run.sh exit {rc}, "
+          f"{'as expected' if ok else 'NOT as expected'} (the {which} must {want})\n")
+    bad = [] if ok else [f"{nn} {which}"]
+    # The lab's "Checked by" list names every test the stub fails:
+    # a student reads it to know what will judge the function.
+    unlisted = sorted(set(failed_tests(out)) - set(checked_by(nn))) if which == "stub" else []
+    if unlisted:
+        print(f"challenge {nn} stub: also fails {', '.join(unlisted)}, which the lab's "
+              f"'**Checked by:**' list does not name\n")
+        bad.append(f"{nn} stub (Checked by)")
+    return bad
+
+
 def verify(nns):
-    run = os.path.join(ROOT, "tests", "labs", "run.sh")
-    bad = []
-    for nn in nns:
-        name = step_name(nn)
-        for which, want in (("stub", "fail"), ("answer", "pass")):
-            with tempfile.TemporaryDirectory() as tmp:
-                copy = os.path.join(tmp, name)
-                shutil.copytree(os.path.join(ROOT, "steps", name), copy)
-                put(nn, copy, which)
-                # A build directory of its own: build/lab-NN stays the student's.
-                env = dict(os.environ)
-                env.setdefault("LOCKSTEP_LAB_BUILD", os.path.join(ROOT, "build", f"challenge-{nn}"))
-                r = subprocess.run([run, nn, copy, "--challenge"], stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True, env=env)
-                out = r.stdout
-                report = out[out.rfind("lab: the challenge"):] if "lab: the challenge" in out else out[-2000:]
-                print(report.rstrip())
-                ok = (r.returncode == 0) if want == "pass" else (r.returncode == 1)
-                print(f"challenge {nn} {which}: run.sh exit {r.returncode}, "
-                      f"{'as expected' if ok else 'NOT as expected'} (the {which} must {want})\n")
-                if not ok:
-                    bad.append(f"{nn} {which}")
-                # The lab's "Checked by" list names every test the stub fails:
-                # a student reads it to know what will judge the function.
-                unlisted = sorted(set(failed_tests(out)) - set(checked_by(nn))) if which == "stub" else []
-                if unlisted:
-                    print(f"challenge {nn} stub: also fails {', '.join(unlisted)}, which the lab's "
-                          f"'**Checked by:**' list does not name\n")
-                    bad.append(f"{nn} stub (Checked by)")
+    bad = [b for nn in nns for which, want in (("stub", "fail"), ("answer", "pass"))
+           for b in verify_one(nn, which, want)]
     if bad:
         sys.exit("challenge: not as expected: " + ", ".join(bad))
     print("challenge: every stub failed and every answer passed")
 
 
-def main(argv):
-    if len(argv) >= 2 and argv[1] == "verify":
-        nns = argv[2:] or sorted(os.path.basename(p)[:2] for p in glob.glob(os.path.join(ROOT, "docs", "labs", "answers", "[0-9][0-9]-*.md")))
-        verify(nns)
-    elif len(argv) == 4 and argv[1] in ("stub", "answer") and re.fullmatch(r"[0-9][0-9]", argv[2]):
-        put(argv[2], argv[3], argv[1])
+def every_lab():
+    """The labs that have an answer page, by number."""
+    return sorted(p.name[:2] for p in (LABS / "answers").glob("[0-9][0-9]-*.md"))
+
+
+def lab_number(text):
+    if not re.fullmatch(r"[0-9][0-9]", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a lab's two-digit number")
+    return text
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = p.add_subparsers(dest="command", required=True, metavar="stub|answer|verify")
+    for which, what in (("stub", "the lab's starting stub"), ("answer", "the answer (docs/labs/answers/)")):
+        c = commands.add_parser(which, help=f"replace the challenge's function in COPY by {what}")
+        c.add_argument("nn", metavar="NN", type=lab_number, help="the lab's number, 01 to the last step's")
+        c.add_argument("copy", metavar="COPY", type=Path, help="your copy of the step")
+    c = commands.add_parser("verify", help="the stub must fail the challenge's tests, the answer pass them all")
+    c.add_argument("nns", metavar="NN", nargs="*", type=lab_number, help="these labs (default: every lab)")
+    return p.parse_args()
+
+
+def main():
+    args = parse_args()
+    if args.command == "verify":
+        verify(args.nns or every_lab())
     else:
-        sys.exit(__doc__)
+        put(args.nn, args.copy, args.command)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()

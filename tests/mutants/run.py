@@ -28,14 +28,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 import build  # noqa: E402 (after the line above)
 import scan  # noqa: E402
 import table  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+LOGIC = HERE / "logic.tsv"
+MODES = ("tsan", "explorer")
 
 # A Check failure that only says a race test's two sides never met
 # ("the await never suspended", "no waiter ever saw the event set ...").
@@ -59,7 +62,7 @@ class Stop(Exception):
 class Runner:
     def __init__(self, args, steps, work):
         self.args, self.steps, self.work = args, steps, work
-        self.copies = {nn: os.path.join(work, "src", os.path.basename(d)) for nn, d in steps.items()}
+        self.copies = {nn: work / "src" / d.name for nn, d in steps.items()}
         for nn, d in steps.items():
             shutil.copytree(d, self.copies[nn])
         self.builds, self.baselines, self.compiled = {}, {}, {}
@@ -167,7 +170,7 @@ class Runner:
     def weaken_spec(self, b, m):
         """The --weaken argument that runs order mutant M without a rebuild:
         (spec, None), ("no code change", None), or (None, why not)."""
-        copy = os.path.join(self.copies[m.step], m.file)
+        copy = self.copies[m.step] / m.file
         key = (m.step, m.file)
         if key not in self.compiled:
             self.compiled[key] = b.compiled_lines(self.library(m.step), copy)
@@ -180,8 +183,8 @@ class Runner:
         for call_line, close_line, order in m.others:
             other = call_line if self.rule == "name" else close_line
             if other == site and scan.STRENGTH[m.mutant] < scan.STRENGTH[order]:
-                return None, f"--weaken {os.path.basename(m.file)}:{site} would also weaken the {order} beside it"
-        return f"{os.path.basename(m.file)}:{site}={m.mutant}", None
+                return None, f"--weaken {Path(m.file).name}:{site} would also weaken the {order} beside it"
+        return f"{Path(m.file).name}:{site}={m.mutant}", None
 
     def clean(self, b, nn):
         """The step built as it is again, after a logic mutant's build."""
@@ -193,15 +196,13 @@ class Runner:
 
     def rebuilt(self, b, m):
         """Mutant M built into the step's copy, judged, and the copy put back."""
-        copy = os.path.join(self.copies[m.step], m.file)
-        with open(copy, encoding="utf-8") as f:
-            original = f.read()
+        copy = self.copies[m.step] / m.file
+        original = copy.read_text(encoding="utf-8")
         mutated = m.edit(original)
         if mutated == original:
             raise Stop(f"{m.id}: the edit changed nothing")
         try:
-            with open(copy, "w", encoding="utf-8") as f:
-                f.write(mutated)
+            copy.write_text(mutated, encoding="utf-8")
             errors = self.build_step(b, m.step)
             self.dirty.add((b.sanitizer, m.step))
             if errors:
@@ -210,8 +211,7 @@ class Runner:
                 return "no code change", "(not run)", ""
             return self.runs(b, m, [])
         finally:
-            with open(copy, "w", encoding="utf-8") as f:
-                f.write(original)
+            copy.write_text(original, encoding="utf-8")
 
     def runs(self, b, m, extra):
         """Every run of the step's tests against mutant M: (status, cell, seconds)."""
@@ -273,8 +273,9 @@ def options():
     p.add_argument("--only", default="", metavar="REGEX", help="only mutants whose id matches REGEX")
     p.add_argument("--explorer", action="store_true", help="the explorer alone (results in explorer.tsv); "
                    "default: the sanitizers (results in tsan.tsv)")
-    p.add_argument("--out", default=os.path.join(REPO, "docs", "MUTANTS.md"), help="the table (docs/MUTANTS.md)")
-    p.add_argument("--results", default=HERE, metavar="DIR", help="the results files tsan.tsv and explorer.tsv "
+    p.add_argument("--out", type=Path, default=REPO / "docs" / "MUTANTS.md",
+                   help="the table (docs/MUTANTS.md)")
+    p.add_argument("--results", type=Path, default=HERE, metavar="DIR", help="the results files tsan.tsv and explorer.tsv "
                    "(default tests/mutants; seeded from there if DIR lacks them)")
     p.add_argument("--table-only", action="store_true", help="run nothing: rewrite the table from the results")
     p.add_argument("--keep-going", action="store_true", help="run every mutant even after one survives or "
@@ -305,62 +306,69 @@ def settings(args):
             f"per-test timeout {args.timeout:g}s")
 
 
-def main():
-    args = options()
-    command = shlex.join(["tests/mutants/run.py"] + sys.argv[1:])
-    all_steps = {os.path.basename(d)[:2]: os.path.join(REPO, "steps", d)
-                 for d in sorted(os.listdir(os.path.join(REPO, "steps"))) if re.match(r"\d\d-", d)}
-    step_names = {nn: os.path.basename(d) for nn, d in all_steps.items()}
-    steps = all_steps
-    if args.steps:
-        missing = [nn for nn in args.steps.split() if nn not in all_steps]
-        if missing:
-            sys.exit(f"run.py: no step {' '.join(missing)} under steps/")
-        steps = {nn: all_steps[nn] for nn in args.steps.split()}
-    logic = os.path.join(HERE, "logic.tsv")
+def step_dirs():
+    """{NN: steps/NN-name} of every step of the repository."""
+    return {d.name[:2]: d for d in sorted((REPO / "steps").iterdir()) if re.match(r"\d\d-", d.name)}
+
+
+def chosen_steps(args, all_steps):
+    """The steps --steps names (default: all of them)."""
+    if not args.steps:
+        return all_steps
+    missing = [nn for nn in args.steps.split() if nn not in all_steps]
+    if missing:
+        sys.exit(f"run.py: no step {' '.join(missing)} under steps/")
+    return {nn: all_steps[nn] for nn in args.steps.split()}
+
+
+def chosen_mutants(args, steps):
+    """The mutants of STEPS whose id matches --only."""
     try:
-        mutants = [m for m in scan.discover(steps, logic) if re.search(args.only, m.id)]
+        return [m for m in scan.discover(steps, LOGIC) if re.search(args.only, m.id)]
     except scan.ScanError as e:
         sys.exit(f"run.py: {e}")
 
-    if args.list:
-        for m in mutants:
-            print(f"{m.id:<60} {m.file}:{m.line}  {m.function}  {m.original} -> {m.mutant}")
-        return 0
 
-    os.makedirs(args.results, exist_ok=True)
-    for mode in ("tsan", "explorer"):
-        mine, seed = os.path.join(args.results, f"{mode}.tsv"), os.path.join(HERE, f"{mode}.tsv")
-        if not os.path.exists(mine) and os.path.exists(seed):
+def print_list(mutants):
+    for m in mutants:
+        print(f"{m.id:<60} {m.file}:{m.line}  {m.function}  {m.original} -> {m.mutant}")
+
+
+def read_results(directory):
+    """{mode: its results file in DIRECTORY}, seeded from tests/mutants/ where DIRECTORY lacks one."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for mode in MODES:
+        mine, seed = directory / f"{mode}.tsv", HERE / f"{mode}.tsv"
+        if not mine.exists() and seed.exists():
             shutil.copy(seed, mine)
-    results = {mode: table.Results(os.path.join(args.results, f"{mode}.tsv")) for mode in ("tsan", "explorer")}
+    return {mode: table.Results(str(directory / f"{mode}.tsv")) for mode in MODES}
 
-    def write_table():
-        s = table.write(os.path.abspath(args.out), scan.discover(all_steps, logic), step_names,
-                        results["tsan"], results["explorer"], args.runs)
-        log(f"table written to {args.out}")
-        return s
 
-    if args.table_only:
-        t, x = write_table()
-        log(f"TSan/ASan: {t}")
-        log(f"explorer alone: {x}")
-        return 0
-    if not mutants:
-        sys.exit("run.py: no mutants match")
+def write_table(args, all_steps, results):
+    """docs/MUTANTS.md from both results files: the two summary lines."""
+    step_names = {nn: d.name for nn, d in all_steps.items()}
+    s = table.write(str(args.out.absolute()), scan.discover(all_steps, LOGIC), step_names,
+                    results["tsan"], results["explorer"], args.runs)
+    log(f"table written to {args.out}")
+    return s
 
-    mode = "explorer" if args.explorer else "tsan"
-    mine = results[mode]
+
+def start_run(args, mine):
+    """MINE's description of this run; a partial run keeps the earlier ones'."""
     if mine.exists() and (args.only or args.steps):
         mine.describe_partial_run()
     else:
         mine.earlier = []
-    mine.meta = {"command": command, "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
+    mine.meta = {"command": shlex.join(["tests/mutants/run.py"] + sys.argv[1:]),
+                 "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
                  "machine": machine(), "settings": settings(args), "runs": str(args.runs)}
-    log(f"{len(mutants)} mutants, {args.runs} runs each{', the explorer alone' if args.explorer else ''}")
 
+
+def judge_all(args, steps, mutants, mine, mode):
+    """Every mutant judged, MINE saved after each. Returns (status, bad):
+    status 2 if the run itself failed, bad if a mutant survived or did not build."""
     start, status, bad, ran = time.monotonic(), 0, False, 0
-    work = tempfile.mkdtemp(prefix="lockstep-mutants.")
+    work = Path(tempfile.mkdtemp(prefix="lockstep-mutants."))
     try:
         runner = Runner(args, {nn: steps[nn] for nn in sorted({m.step for m in mutants})}, work)
         for m in mutants:
@@ -383,7 +391,32 @@ def main():
     if ran:
         mine.meta["wall time"] = table.minutes(time.monotonic() - start)
         mine.save(mode)
-    t, x = write_table()
+    return status, bad
+
+
+def main():
+    args = options()
+    all_steps = step_dirs()
+    steps = chosen_steps(args, all_steps)
+    mutants = chosen_mutants(args, steps)
+    if args.list:
+        print_list(mutants)
+        return 0
+    results = read_results(args.results)
+    if args.table_only:
+        t, x = write_table(args, all_steps, results)
+        log(f"TSan/ASan: {t}")
+        log(f"explorer alone: {x}")
+        return 0
+    if not mutants:
+        sys.exit("run.py: no mutants match")
+
+    mode = "explorer" if args.explorer else "tsan"
+    mine = results[mode]
+    start_run(args, mine)
+    log(f"{len(mutants)} mutants, {args.runs} runs each{', the explorer alone' if args.explorer else ''}")
+    status, bad = judge_all(args, steps, mutants, mine, mode)
+    t, x = write_table(args, all_steps, results)
     log(f"explorer alone: {x}" if args.explorer else f"TSan/ASan: {t}")
     log(f"results in {mine.path}")
     return status or (1 if bad else 0)
