@@ -307,6 +307,15 @@ enum { FRAME_ALLOC = 1 };
 enum { FRAME_ALLOC = 2 };
 #endif
 
+/* failing_alloc_vs_completion's sentence, as this step's queue call allocates. */
+#ifdef LOCKSTEP_SEQUENCER_NODE_IN_FRAME
+static const char g_failing_alloc_about[] = "T0 completes the running task G while T1 queues A (its frame's allocation "
+                                            "fails), B (the same), then C";
+#else
+static const char g_failing_alloc_about[] = "T0 completes the running task G while T1 queues A (its node's allocation "
+                                            "fails), B (its task's allocation fails), then C";
+#endif
+
 static void queue_with_failures(void)
 {
     queue_op(1, 1);
@@ -734,8 +743,7 @@ const explore_scenario explore_scenarios[] = {
      .threads = {complete_gate, queue_a_then_b, queue_c},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = paths_summary},
     {.name = "failing_alloc_vs_completion", .min_step = 6,
-     .about = "T0 completes the running task G while T1 queues A (its node's allocation fails), B (its task's "
-              "allocation fails), then C",
+     .about = g_failing_alloc_about,
      .nthreads = 2, .thread_names = {"completer", "queuer"}, .threads = {complete_gate, queue_with_failures},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = paths_summary},
     {.name = "destroy_with_tasks_pending", .min_step = 6,
