@@ -652,6 +652,7 @@ static void destroy_after_queues_summary(void)
 static lockstep_trigger g_gate_a;
 static awaitable_event g_awaiter_gone;
 static bool g_a_started_at_destroy;
+static bool g_awaiter_destroyed; /* T1 has destroyed the awaiter (before it sets awaiter gone) */
 static long g_awaiter_destroys[2]; /* over all schedules: A not started yet, started, at the destroy */
 
 static void reset_awaiter_destroys(void)
@@ -665,6 +666,7 @@ static void make_gated_a(void)
     make_sequencer();
     lockstep_trigger_init(&g_gate_a);
     g_ops[1].trig = &g_gate_a;
+    g_awaiter_destroyed = false;
     if (awaitable_event_init(&g_awaiter_gone) != 0)
         explore_fail("setup", "could not make the event");
     explore_name(&g_awaiter_gone, "awaiter gone");
@@ -682,6 +684,9 @@ static lockstep_coro *gate_a_firer_resume(lockstep_coro *self)
             return NULL;
         /* fall through */
     case 1:
+        if (!g_awaiter_destroyed)
+            explore_fail("continued before set", "the gate firer continued past its co_await before the awaiter "
+                         "was destroyed");
         explore_note("fire gate A: body A completes");
         lockstep_coro_free(self);
         lockstep_trigger_fire(&g_gate_a);
@@ -713,6 +718,7 @@ static void queue_a_await_then_destroy_awaiter(void)
                  g_a_started_at_destroy ? "has started" : "has not started");
     lockstep_coro_destroy(&g_awaiter->coro);
     g_awaiter = NULL;
+    g_awaiter_destroyed = true;
     explore_note("set awaiter gone");
     awaitable_event_set(&g_awaiter_gone);
 }
