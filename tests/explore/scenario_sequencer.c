@@ -307,6 +307,15 @@ enum { FRAME_ALLOC = 1 };
 enum { FRAME_ALLOC = 2 };
 #endif
 
+/* failing_alloc_vs_completion's sentence, as this step's queue call allocates. */
+#ifdef LOCKSTEP_SEQUENCER_NODE_IN_FRAME
+static const char g_failing_alloc_about[] = "T0 completes the running task G while T1 queues A (its frame's allocation "
+                                            "fails), B (the same), then C";
+#else
+static const char g_failing_alloc_about[] = "T0 completes the running task G while T1 queues A (its node's allocation "
+                                            "fails), B (its task's allocation fails), then C";
+#endif
+
 static void queue_with_failures(void)
 {
     queue_op(1, 1);
@@ -628,6 +637,110 @@ static void destroy_after_queues_summary(void)
     }
 }
 
+/* ---- an awaiter destroyed while suspended, against G's completion ------------
+ *
+ * Erratum 1 on a sequenced task: T1 queues A (its body waits on gate A),
+ * awaits task A with a coroutine and destroys that coroutine while it is
+ * suspended, which releases task A; T0 meanwhile completes G, which starts
+ * A. A coroutine must not be destroyed while something may resume it, so A
+ * may complete only after the destroy: T1 then sets `awaiter gone`, and
+ * T0's gate firer, which awaits that event, fires gate A (on T0, or on T1
+ * inside set()); the event orders body A's arming of gate A before the
+ * fire. A's end always finds the awaiter gone: it must not resume it (the
+ * explorer traps the resume of the freed awaiter), and A's frame must still
+ * be freed (the leak check). */
+static lockstep_trigger g_gate_a;
+static awaitable_event g_awaiter_gone;
+static bool g_a_started_at_destroy;
+static bool g_awaiter_destroyed; /* T1 has destroyed the awaiter (before it sets awaiter gone) */
+static long g_awaiter_destroys[2]; /* over all schedules: A not started yet, started, at the destroy */
+
+static void reset_awaiter_destroys(void)
+{
+    reset_counts();
+    memset(g_awaiter_destroys, 0, sizeof g_awaiter_destroys);
+}
+
+static void make_gated_a(void)
+{
+    make_sequencer();
+    lockstep_trigger_init(&g_gate_a);
+    g_ops[1].trig = &g_gate_a;
+    g_awaiter_destroyed = false;
+    if (awaitable_event_init(&g_awaiter_gone) != 0)
+        explore_fail("setup", "could not make the event");
+    explore_name(&g_awaiter_gone, "awaiter gone");
+}
+
+/* co_await awaiter gone; fire gate A (a destroyer_frame: a coroutine and its awaiter). */
+static lockstep_coro *gate_a_firer_resume(lockstep_coro *self)
+{
+    destroyer_frame *f = (destroyer_frame *)self;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (!awaitable_event_await_ready(&g_awaiter_gone, &f->aw) &&
+            awaitable_event_await_suspend(&g_awaiter_gone, &f->aw, self))
+            return NULL;
+        /* fall through */
+    case 1:
+        if (!g_awaiter_destroyed)
+            explore_fail("continued before set", "the gate firer continued past its co_await before the awaiter "
+                         "was destroyed");
+        explore_note("fire gate A: body A completes");
+        lockstep_coro_free(self);
+        lockstep_trigger_fire(&g_gate_a);
+        return NULL;
+    }
+    return NULL;
+}
+
+static void complete_gate_then_fire_a(void)
+{
+    complete_gate();
+    lockstep_coro *d = lockstep_coro_new(sizeof(destroyer_frame), gate_a_firer_resume, destroyer_destroy);
+    if (!d)
+        explore_fail("setup", "could not make the gate firer");
+    explore_name_coro(d, "gate A firer");
+    explore_note("the gate firer: co_await awaiter gone, then fire gate A");
+    lockstep_coro_resume(d);
+}
+
+static void queue_a_await_then_destroy_awaiter(void)
+{
+    queue_a_then_await();
+    if (!g_awaiter)
+        explore_fail("setup", "could not queue A");
+    explore_unchecked(true); /* the observer's read, as in queue_a_b_then_destroy */
+    g_a_started_at_destroy = g_ops[1].made != 0;
+    explore_unchecked(false);
+    explore_note("destroy the awaiter, suspended on task A (A %s): it releases task A",
+                 g_a_started_at_destroy ? "has started" : "has not started");
+    lockstep_coro_destroy(&g_awaiter->coro);
+    g_awaiter = NULL;
+    g_awaiter_destroyed = true;
+    explore_note("set awaiter gone");
+    awaitable_event_set(&g_awaiter_gone);
+}
+
+static void check_awaiter_destroyed(void)
+{
+    ++g_awaiter_destroys[g_a_started_at_destroy];
+    check_sequencer();
+    awaitable_event_destroy(&g_awaiter_gone);
+}
+
+static void awaiter_destroyed_summary(void)
+{
+    paths_summary();
+    printf("explore: the awaiter was destroyed before task A started in %ld schedules, after in %ld\n",
+           g_awaiter_destroys[0], g_awaiter_destroys[1]);
+    if (!g_awaiter_destroys[0] || !g_awaiter_destroys[1]) {
+        printf("explore: FAILED (coverage): the destroy should come both before and after A started\n");
+        exit(1);
+    }
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "queue_vs_queue_vs_completion", .min_step = 6,
@@ -636,8 +749,7 @@ const explore_scenario explore_scenarios[] = {
      .threads = {complete_gate, queue_a_then_b, queue_c},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = paths_summary},
     {.name = "failing_alloc_vs_completion", .min_step = 6,
-     .about = "T0 completes the running task G while T1 queues A (its node's allocation fails), B (its task's "
-              "allocation fails), then C",
+     .about = g_failing_alloc_about,
      .nthreads = 2, .thread_names = {"completer", "queuer"}, .threads = {complete_gate, queue_with_failures},
      .begin = reset_counts, .setup = make_sequencer, .check = check_sequencer, .summary = paths_summary},
     {.name = "destroy_with_tasks_pending", .min_step = 6,
@@ -656,6 +768,12 @@ const explore_scenario explore_scenarios[] = {
      .about = "T0 completes the running task G while T1 queues A and awaits task A: it continues only after body A",
      .nthreads = 2, .thread_names = {"completer", "queues A, awaits it"}, .threads = {complete_gate, queue_a_then_await},
      .begin = reset_counts, .setup = make_sequencer, .check = check_awaiter, .summary = await_summary},
+    {.name = "awaiter_destroyed_vs_completion", .min_step = 6,
+     .about = "T0 completes the running task G while T1 queues A, awaits task A and destroys the suspended "
+              "awaiter; A completes only after that: its end must not resume the destroyed awaiter",
+     .nthreads = 2, .thread_names = {"completer, then fires gate A", "queues A, awaits it, destroys the awaiter"},
+     .threads = {complete_gate_then_fire_a, queue_a_await_then_destroy_awaiter}, .begin = reset_awaiter_destroys,
+     .setup = make_gated_a, .check = check_awaiter_destroyed, .summary = awaiter_destroyed_summary},
     {.name = "queue_vs_queue_vs_completion_then_destroy", .min_step = 6,
      .about = "T0 completes the running task G while T1 queues A then B and releases A, and T2 queues C; the "
               "sequencer is destroyed once both are done queueing",

@@ -387,3 +387,11 @@ bool task_sequencer_thread_is_draining(void)
 {
     return t_run_queue.draining;
 }
+
+/* m_state keeps three flags in the low bits of a frame's address (see the
+ * top of the file), so every frame must be 8-byte aligned. Frames come from
+ * lockstep_alloc(), aligned for any type as malloc is: this checks that
+ * "any type" means at least 8 bytes on this platform, and continue_with()'s
+ * assert checks each frame it links. (Here, at the end, for the same reason
+ * as above.) */
+_Static_assert(_Alignof(max_align_t) >= 8, "task_sequencer: frames must be 8-byte aligned (m_state's 3 flag bits)");

@@ -80,6 +80,49 @@ START_TEST(destroy_with_tasks_pending)
 }
 END_TEST
 
+/* Erratum 1 on a sequenced task: the coroutine awaiting a queued task is
+ * destroyed while suspended (C++: the coroutine that holds the task is
+ * destroyed), which releases the task. When the task's turn comes and it
+ * completes, it must not resume the destroyed awaiter, and must still free
+ * everything. From step 09 the join is the sequencer's own (the frame's
+ * m_state), not the task's: its lambda checks RELEASED before it resumes. */
+START_TEST(awaiter_destroyed_while_suspended)
+{
+    int order[2];
+    seq_log log;
+    seq_log_init(&log, order, 2);
+    seq_op ops[2];
+    lockstep_trigger gate;
+    lockstep_trigger_init(&gate);
+    int64_t live0 = lockstep_alloc_live();
+    seq_init(&g_seq);
+    for (int i = 0; i < 2; ++i)
+        seq_op_init(&ops[i], &log, i, task_value(20 + i));
+    ops[0].trig = &gate;
+    simple_task g = queue_op(&g_seq, &ops[0]); /* runs, suspends on the gate */
+    simple_task a = queue_op(&g_seq, &ops[1]); /* waits behind G */
+    int driver_resumes = 0;
+    driver_frame *d = driver_create(a);
+    ck_assert_ptr_nonnull(d);
+    d->resumes = &driver_resumes;
+    lockstep_coro_resume(&d->coro); /* co_await a: suspends, A has not run */
+    ck_assert_msg(d->path == PATH_SUSPENDED && !lockstep_coro_done(&d->coro),
+                  "the driver should be suspended on task A, which waits behind G");
+    lockstep_coro_destroy(&d->coro); /* frees the driver, releases task A */
+    ck_assert_int_eq(ops[1].made, 0);
+
+    lockstep_trigger_fire(&gate); /* G completes, A runs and completes */
+    ck_assert_msg(ops[1].made == 1, "the released task A was skipped: releasing must not cancel it");
+    ck_assert_msg(driver_resumes == 0, "task A's completion resumed its destroyed awaiter %d time(s): a use after "
+                  "free (erratum 1; see steps/03-no-refcount/README.md, \"Errata this step fixes\")", driver_resumes);
+    ck_assert_int_eq(take_result(&g, "the gate task").value, 20);
+    task_sequencer_destroy(&g_seq);
+    assert_in_order(&log, 2);
+    ck_assert_msg(lockstep_alloc_live() == live0, "%lld allocation(s) left: the released task's frame leaked",
+                  (long long)(lockstep_alloc_live() - live0));
+}
+END_TEST
+
 /* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
 size_t sequencer_lifetime_cases(lockstep_case *cases, size_t room)
 {
@@ -90,6 +133,9 @@ size_t sequencer_lifetime_cases(lockstep_case *cases, size_t room)
         {destroy_with_tasks_pending, 6, SEQUENCER_WHY, 0,
          "destroying the sequencer with tasks pending neither cancels nor waits: they run in order, everything is freed",
          "steps/06-sequencer/README.md, \"The idea\""},
+        {awaiter_destroyed_while_suspended, 6, SEQUENCER_WHY, 0,
+         "an awaiter of a queued task destroyed while suspended is never resumed; the task still runs, and is freed",
+         "steps/09-lean-sequencer/README.md, \"The idea\" (erratum 1)"},
     };
     return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
 }

@@ -20,7 +20,7 @@
  *     simple_task a, b;
  *     task_sequencer_queue(&seq, make_write, "first", NULL, &a);   // runs now
  *     task_sequencer_queue(&seq, make_write, "second", NULL, &b);  // runs when a's body completes
- *     simple_task_release(&a);                                     // a still runs (not lazy); it frees itself
+ *     simple_task_release(&a);                                     // a still runs (not lazy); freed once it completes
  *     ... co_await b ...
  *     task_sequencer_destroy(&seq);                                // b still runs if pending
  * @endcode
@@ -118,7 +118,7 @@ void task_sequencer_destroy(task_sequencer *seq);
  *
  * If the sequencer is idle the task starts before this returns, on this
  * thread, or, when the calling thread is itself running a sequenced task,
- * as soon as that returns (see README.md, "Bounded stack"). Otherwise it is
+ * as soon as that returns (see step 06's README.md, "Bounded stack"). Otherwise it is
  * started by the completion of the task before it, on whatever thread that
  * completes. With an @p executor, it first moves to a worker of that
  * executor and calls `maker` there.
@@ -129,7 +129,9 @@ void task_sequencer_destroy(task_sequencer *seq);
  *        or NULL: on the thread that starts the task. It must stay running
  *        until the task has completed.
  * @param task receives the queued task. Releasing it does not cancel or
- *        skip the work: the task runs in its turn and then frees itself.
+ *        skip the work: the task runs in its turn, and its frame is freed
+ *        once it has completed and the chain has let go of it (a task
+ *        queued behind it, or task_sequencer_destroy()).
  * @return 0; or ENOMEM, and then nothing was queued, nothing leaked, and
  *         tasks queued before and after still run in order.
  * @par Thread safety
@@ -145,7 +147,7 @@ int task_sequencer_queue(task_sequencer *seq, task_sequencer_maker maker, void *
 /**
  * @brief Whether the calling thread is draining its run queue: running
  *        sequenced tasks, their makers, and the coroutines they resume
- *        (README.md, "Bounded stack").
+ *        (step 06's README.md, "Bounded stack").
  *
  * While it is, a task whose turn comes on this thread (one queued on an
  * idle sequencer, or the successor of one that completes here) waits in the
