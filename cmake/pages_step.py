@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pages_step.py --step NAME --out DIR --docs DOCS --steps NAME=DIR... [options]:
+"""pages_step.py --step NAME --out DIR --html DIR --docs DOCS --steps NAME=DIR... [options]:
 the pages Doxygen reads for one step, laid out like the repository:
 
   OUT/steps/<STEP>/README.md          the README (the step's main page, index.html)
@@ -12,10 +12,11 @@ Each page is found by its file name, so a new step or a new deep page
 appears without a change here. Every relative link is rewritten to the
 site's page for its target (lockstep_site/sitemap.py); each page gets its
 previous/next in the course's reading order (lockstep_site/book.py); a
-walkthrough's markers are run (lockstep_site/walkthrough.py); then each
-page is rewritten into what Doxygen 1.9 renders as written, its source
-names linked to their source pages (lockstep_site/prep.py). The site's bar
-is the Doxygen header's: pages_header.py. Standard library only.
+walkthrough's markers are run, its diagrams drawn into the step's HTML
+folder (lockstep_site/walkthrough.py); then each page is rewritten into
+what Doxygen 1.9 renders as written, its source names linked to their
+source pages (lockstep_site/prep.py). The site's bar is the Doxygen
+header's: pages_header.py. Standard library only.
 """
 import argparse
 import re
@@ -91,8 +92,8 @@ def walkthrough_page(step, args):
     src = step.docs / "walkthroughs" / f"{step.name}.md"
     if not src.exists():
         return
-    walk = walkthrough.Walk(src, step.name, step.docs, step.out / "graphs",
-                            walkthrough.explorers(args.explorers), args.dot, args.strict)
+    walk = walkthrough.Walk(src, step.name, step.docs, step.out / "graphs", Path(args.html),
+                            walkthrough.explorers(args.explorers), args.dot or "", args.strict)
     rel = f"docs/walkthroughs/{step.name}.md"
     text = step.links(walkthrough.fill_markers(walk, read(src)), rel)
     step.emit(rel, step.finish(text, "walkthrough", "walkthrough"))
@@ -133,7 +134,9 @@ def parse_args():
     p.add_argument("--steps", nargs="+", required=True, help="every step as NAME=DIR, in order")
     p.add_argument("--common", help="the repository's common/ (coro.h's source page)")
     p.add_argument("--explorers", help="the explorers a walkthrough may run: a file of TARGET=BINARY lines")
-    p.add_argument("--dot", action="store_true", help="Graphviz is there: draw the diagrams and graphs")
+    p.add_argument("--html", required=True,
+                   help="the step's HTML folder (Doxygen's output): a walkthrough's diagrams are drawn there")
+    p.add_argument("--dot", help="Graphviz's dot, to draw the diagrams and graphs (without it, the page says so)")
     p.add_argument("--copy", dest="strict", action="store_false",
                    help="the step is a student's copy: a trace that differs is noted, not fatal")
     return p.parse_args()

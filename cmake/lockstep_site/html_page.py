@@ -55,9 +55,10 @@ pre { margin: 0; line-height: 1.4; }
   .src, .diff { overflow: visible; } }
 @media (max-width: 900px) { .file { grid-template-columns: 1fr; } }
 h1 { overflow-wrap: anywhere; }
-/* A phone: a long line wraps under itself rather than widen the page. */
-@media (max-width: 700px) { main { padding: .4em .5rem 2em; }
-  .src .l { white-space: pre-wrap; overflow-wrap: anywhere; } }
+/* A phone: the margins shrink, and a source line still does not wrap (a
+   comment's aligned columns would fall apart): .src scrolls sideways in its
+   own box. Printed, a line wraps (@media print above). */
+@media (max-width: 700px) { main { padding: .4em .5rem 2em; } }
 """
 
 

@@ -12,7 +12,14 @@ GitHub shows nothing):
       runs TARGET with ARGS and --graph, and draws the execution graph of
       the failure it finds (po, rf, sw, the race). No failure, no graph:
       the build fails (a copy's page says so instead).
+
+A diagram or a graph is drawn by Graphviz (dot -Tsvg) into the step's HTML
+folder as dot_<NAME>.svg and shown as a linked image: it scales down to a
+narrow box (a phone) and a tap opens it at full size. Doxygen's \\dotfile
+would put it in a fixed-size frame, which cannot scale.
 """
+import html
+import itertools
 import re
 import shlex
 import subprocess
@@ -55,9 +62,10 @@ class Walk:
     source: Path            # docs/walkthroughs/<STEP>.md, for messages
     step: str
     docs: Path              # docs/
-    graphs: Path            # where the graphs' .dot files go (Doxygen's DOTFILE_DIRS)
+    graphs: Path            # where the graphs' .dot files go
+    html: Path              # the step's HTML folder (Doxygen's), where their .svg files go
     explorers: dict         # {target: binary}
-    have_dot: bool
+    dot: str                # Graphviz's dot, or "" without it
     strict: bool
     legend_done: bool = False
 
@@ -66,12 +74,35 @@ def fail(walk, msg):
     sys.exit(f"{walk.source}: {msg}")
 
 
+def drawn(walk, dot, alt, caption=""):
+    """The .dot file DOT drawn as dot_<its name>.svg in the step's HTML
+    folder, and the page's markup for it: the image, scaled to its box,
+    linking to itself at full size; the caption, if any, under it."""
+    svg = f"dot_{dot.stem}.svg"
+    walk.html.mkdir(parents=True, exist_ok=True)
+    run = subprocess.run([walk.dot, "-Tsvg", str(dot), "-o", str(walk.html / svg)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+    if run.returncode != 0:
+        fail(walk, f"Graphviz could not draw {dot}:\n{run.stdout.decode('utf-8', errors='replace')}")
+    under = f'\n<div class="caption">{html.escape(caption)}</div>' if caption else ""
+    return (f'\\htmlonly[block]<div class="dotgraph"><a href="{svg}"><img src="{svg}" alt="{html.escape(alt)}"></a>'
+            f"{under}</div>\\endhtmlonly")
+
+
+def described(dot):
+    """What a .dot file draws, for its image's alt text: its opening // comment, on one line."""
+    lines = dot.read_text(encoding="utf-8").splitlines()
+    said = [line[2:].strip() for line in itertools.takewhile(lambda line: line.startswith("//"), lines)]
+    return " ".join(said) or f"The state diagram of step {dot.stem}"
+
+
 def diagram(walk):
     """The <!-- diagram --> marker's replacement."""
-    if not (walk.docs / "diagrams" / f"{walk.step}.dot").exists():
+    dot = walk.docs / "diagrams" / f"{walk.step}.dot"
+    if not dot.exists():
         return f"*(No state diagram for this step yet: it goes in `docs/diagrams/{walk.step}.dot`.)*"
-    if walk.have_dot:
-        return f"\\dotfile {walk.step}.dot"
+    if walk.dot:
+        return drawn(walk, dot, described(dot))
     return f"*(The diagram is `docs/diagrams/{walk.step}.dot`: install Graphviz to see it here.)*"
 
 
@@ -134,8 +165,9 @@ def graph_block(walk, marker, n):
         if walk.strict:
             fail(walk, f"`{target} {args}` wrote no execution graph: it no longer fails")
         return f"*(This step is built from a copy, where `{target} {args}` does not fail: no graph to draw.)*"
-    if walk.have_dot:
-        return f'\\dotfile {name} "The failing execution, one column per thread: the legend under it says what each edge is"'
+    if walk.dot:
+        return drawn(walk, walk.graphs / name, f"The execution graph of ./{target} {args}",
+                     "The failing execution, one column per thread: the legend under it says what each edge is")
     return f"*(The execution graph is written by `{target} {args} --graph FILE.dot`: install Graphviz to see it here.)*"
 
 
