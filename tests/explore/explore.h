@@ -29,7 +29,7 @@
 /* ---- scenarios ----------------------------------------------------------- */
 
 typedef struct explore_scenario {
-    const char *name;  /* the ctest name's last part; one line with min_step (CMake reads it) */
+    const char *name;  /* the ctest name's last part, on the line that opens the entry (CMake reads it) */
     int min_step;      /* the first step it applies to */
     const char *about; /* one sentence, printed with the result */
     int nthreads;

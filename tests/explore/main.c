@@ -31,6 +31,30 @@ static int usage(const char *program)
     return 2;
 }
 
+/* A scenario this step does not have: "SKIPPED <test>: <why>", and, when
+ * ctest runs us (LOCKSTEP_SKIP_LOG, see CTestCustom.cmake.in), the same
+ * line appended to the run's list of skips, which ctest prints after its
+ * summary (as check_main.c does for a unit test). The one place that
+ * decides which steps a scenario applies to: CMake registers every one. */
+static int skip(const explore_scenario *s)
+{
+    char line[512];
+    if (explore_step < s->min_step)
+        snprintf(line, sizeof line, "step%02d.explore.%s.%s: needs step %02d or later", explore_step,
+                 explore_component, s->name, s->min_step);
+    else
+        snprintf(line, sizeof line, "step%02d.explore.%s.%s: applies up to step %02d: %s", explore_step,
+                 explore_component, s->name, s->max_step, s->max_why);
+    printf("SKIPPED %s\n", line);
+    const char *log = getenv("LOCKSTEP_SKIP_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+    return 77;
+}
+
 int main(int argc, char **argv)
 {
     const char *program = argv[0], *name = NULL, *replay = NULL;
@@ -87,14 +111,8 @@ int main(int argc, char **argv)
         bound = s->preemptions;
         bound_is_hard = true;
     }
-    if (explore_step < s->min_step) {
-        printf("SKIPPED: %s needs step %02d or later\n", s->name, s->min_step);
-        return 77;
-    }
-    if (s->max_step && explore_step > s->max_step) {
-        printf("SKIPPED: %s applies up to step %02d: %s\n", s->name, s->max_step, s->max_why);
-        return 77;
-    }
+    if (explore_step < s->min_step || (s->max_step && explore_step > s->max_step))
+        return skip(s);
 
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);

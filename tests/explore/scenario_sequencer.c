@@ -628,7 +628,8 @@ static void destroy_after_queues_summary(void)
     }
 }
 
-/* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
+/* One scenario per line that starts with `{.name = "x",`: CMake registers a test per name; main.c
+ * decides from min_step and max_step whether it applies to this step. */
 const explore_scenario explore_scenarios[] = {
     {.name = "queue_vs_queue_vs_completion", .min_step = 6,
      .about = "T0 completes the running task G while T1 queues A then B, and T2 queues C",
