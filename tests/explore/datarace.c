@@ -85,6 +85,19 @@ static shadow *shadow_of(uintptr_t addr)
     }
 }
 
+/* Every byte's last write happens before thread t's point (none: the
+ * object was not written in this schedule). Happens-before is the
+ * execution's (clock.c), not the schedule's: see explore_read_settled. */
+bool datarace_settled(int t, const volatile void *p, size_t size)
+{
+    for (size_t i = 0; i < size; ++i) {
+        const shadow *s = shadow_of((uintptr_t)p + i);
+        if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
+            return false;
+    }
+    return true;
+}
+
 /* ---- the report ------------------------------------------------------------------ */
 
 /* "task.c:70 (p->m_holder = result;)", or what the event was. */

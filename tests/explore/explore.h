@@ -112,6 +112,16 @@ void explore_wait_until(bool (*ready)(void), const char *what);
  * thread may be writing; never around the step's own code. */
 void explore_unchecked(bool on);
 
+/* Reads the plain int at p into *value and returns true if every write to
+ * it so far happens before the calling thread's point; returns false, and
+ * leaves *value alone, if one may not. Unlike a peek between
+ * explore_unchecked calls, the answer is a property of the execution (the
+ * same in every schedule that makes it), so the step that asks stays
+ * independent of the others: for a scenario's statistic such as "how many
+ * bodies had run when the sequencer was destroyed", counted as "ran and
+ * happened before the destroy". Scenario threads only. */
+bool explore_read_settled(const volatile int *p, int *value);
+
 /* The deepest nesting of trampolines the step's code started on one thread
  * since the scenario's threads started (hook.h: a lockstep_coro_resume in
  * the step's sources): 1 is a coroutine resumed from the step's code; a

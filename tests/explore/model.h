@@ -187,6 +187,7 @@ void datarace_init(int thread, const event *init, size_t size);
 void datarace_free(int thread, const volatile void *p, size_t size, const event *free_event);
 void datarace_quiet(bool on); /* the scenario observing, not the program (explore_unchecked) */
 bool datarace_is_quiet(void);
+bool datarace_settled(int thread, const volatile void *p, size_t size); /* every write happens before */
 /* unordered.c: one sentence on why thread `from`'s access at epoch e is not
  * ordered before thread `to`'s current point. */
 void unordered_explain(int from, uint32_t e, int to, char *buf, size_t size);
