@@ -202,22 +202,45 @@ void explore_coro_resume(struct lockstep_coro *h);
 
 /* ---- for a program with its own main (main.c here, a litmus front end) ---- */
 
-/* Explores s in rounds (run.c), or replays one schedule; returns how many
+/* How a search runs (options.c): filled by a program's main, passed to
+ * explore_run when the search starts; nothing inside the model reads the
+ * environment. */
+typedef struct explore_options {
+    bool c11;            /* --model c11: N1570's release sequences, the classic dependence; false: RC11 */
+    bool spurious;       /* a weak compare-exchange may fail spuriously (7.17.7.4p4), once per site and thread */
+    int bound;           /* with bound_is_hard: the rounds of increasing preemption bound, to this one */
+    bool bound_is_hard;  /* false: two short rounds, then the reduced search with no bound */
+    const char *replay;  /* a schedule id: run that schedule alone; NULL: search */
+    enum explore_check { EXPLORE_CHECK_NONE, EXPLORE_CHECK_EVERY, EXPLORE_CHECK_SLEEP }
+        check_reduction; /* --check-reduction[=sleep]: the oracle explore_compare_search runs */
+    const char *program; /* argv[0]: the replay command a failure prints */
+} explore_options;
+
+/* The defaults (RC11, no spurious failures, the short rounds then no
+ * bound), with what the user's environment says instead of an option:
+ * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS=1,
+ * LOCKSTEP_EXPLORE_PREEMPTIONS=P. False, and why, on a model that is
+ * neither. The only reader of the environment. */
+bool explore_options_init(explore_options *o, const char *program, char *why, size_t size);
+bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false if neither */
+
+/* Explores s in rounds (run.c), or replays o->replay; returns how many
  * schedules the last round ran. A scenario marked .exhaustive, with
- * bound_is_hard false, runs one round with no bound (the bound is unused). */
-long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
-                 const char *replay_id);
+ * bound_is_hard false, runs one round with no bound (the bound is unused).
+ * Not thread safe. */
+long explore_run(const explore_scenario *s, const explore_options *o);
 bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
 /* The reduction's oracle, after explore_run's reduced search (not bounded,
  * not a replay): runs s once more with no bound, over every interleaving
- * (every) or with sleep sets alone over the classic dependence (the
+ * (o->check_reduction EXPLORE_CHECK_EVERY) or with sleep sets alone over
+ * the classic dependence (EXPLORE_CHECK_SLEEP: the
  * reduction proved in 1996, for tests too big for every interleaving),
  * and compares the two sets of
  * executions. Prints the sizes and the schedule of each execution (up to
  * 5) the reduced search did not meet. Returns how many executions one set
  * has and the other not: 0 when the reduction lost nothing. Not thread
  * safe (as explore_run). */
-long explore_compare_search(const explore_scenario *s, const char *program, bool every);
+long explore_compare_search(const explore_scenario *s, const explore_options *o);
 int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */

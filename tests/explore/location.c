@@ -90,25 +90,13 @@ static int g_nlocs;
 static bool g_truncated;
 static bool g_c11; /* --model c11: N1570's contiguous release sequences */
 
-/* --model rc11|c11 (main.c and explore_litmus set the variable). */
-static bool model_is_c11(void)
-{
-    const char *m = getenv("LOCKSTEP_EXPLORE_MODEL");
-    if (!m || !*m || strcmp(m, "rc11") == 0)
-        return false;
-    if (strcmp(m, "c11") == 0)
-        return true;
-    fprintf(stderr, "explore: LOCKSTEP_EXPLORE_MODEL=%s: the model is rc11 or c11\n", m);
-    exit(2);
-}
-
-bool location_c11(void) { return model_is_c11(); }
+/* --model, from the search's options when it starts (run.c). */
+void location_set_model(bool c11) { g_c11 = c11; }
 
 void location_reset(void)
 {
     g_nlocs = 0;
     g_truncated = false;
-    g_c11 = model_is_c11();
 }
 
 bool location_truncated(void) { return g_truncated; }

@@ -140,7 +140,7 @@ void clock_thread_join(int thread);
 /* ---- location.c: atomic locations, coherence, release sequences ------------ */
 
 void location_reset(void);
-bool location_c11(void); /* --model c11 */
+void location_set_model(bool c11); /* --model c11, when the search starts (run.c) */
 bool location_truncated(void); /* a load could have read a store older than the history kept */
 /* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
  * set) may go: which store it reads, where its store goes in modification
@@ -306,6 +306,7 @@ const void *alloc_poison(void);
 /* ---- point.c ------------------------------------------------------------- */
 
 void point_reset(void);
+void point_set_spurious(bool on); /* weak compare-exchanges may fail spuriously: the search's options (run.c) */
 
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
 

@@ -123,10 +123,13 @@ static void summarize(const explore_scenario *s)
     fail_catch(NULL);
 }
 
-long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
-                 const char *replay_id)
+long explore_run(const explore_scenario *s, const explore_options *o)
 {
-    g_program = program;
+    g_program = o->program;
+    location_set_model(o->c11);
+    point_set_spurious(o->spurious);
+    const char *replay_id = o->replay;
+    int bound = o->bound;
     if (replay_id) {
         if (!path_replay(replay_id)) {
             fprintf(stderr, "explore: '%s' is not a schedule id (threads chosen at each decision: 0.1.1.0)\n",
@@ -142,7 +145,7 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
         return 1;
     }
     long schedules;
-    if (bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
+    if (o->bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
         for (int k = 0;; ++k) {
             schedules = round_of(s, k, SEARCH_EVERY, false);
             if (!path_pruned() || k >= bound)
@@ -155,16 +158,17 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
         for (int k = 0; k < SHORT_ROUNDS && !s->exhaustive; ++k)
             round_of(s, k, SEARCH_EVERY, false);
         /* On one location, more steps commute under RC11 (step.c). */
-        schedules = round_of(s, NO_BOUND, SEARCH_SOURCE, !location_c11());
+        schedules = round_of(s, NO_BOUND, SEARCH_SOURCE, !o->c11);
     }
     if (s->summary)
         summarize(s);
     return schedules;
 }
 
-long explore_compare_search(const explore_scenario *s, const char *program, bool every)
+long explore_compare_search(const explore_scenario *s, const explore_options *o)
 {
-    g_program = program;
+    bool every = o->check_reduction == EXPLORE_CHECK_EVERY;
+    g_program = o->program;
     execution_keep_as_reference();
     long reduced = execution_reference_count();
     g_missed = 0;
