@@ -202,6 +202,12 @@ void explore_coro_resume(struct lockstep_coro *h);
 
 /* ---- for a program with its own main (main.c here, a litmus front end) ---- */
 
+/* Memory orders by name, from order.c's one table of them (the trace, --weaken, a litmus file):
+ * "acq_rel" for memory_order_acq_rel, "?" for none; and back, from "acq_rel" or
+ * "memory_order_acq_rel", -1 if neither. */
+const char *explore_order_name(int order);
+int explore_order_parse(const char *text);
+
 /* How a search runs (options.c): filled by a program's main, passed to
  * explore_run when the search starts; nothing inside the model reads the
  * environment. */

@@ -29,10 +29,8 @@
  * one index space, so a vector clock has a slot per thread. */
 #define THREADS (EXPLORE_MAX_THREADS + 1)
 
-/* ---- order.c: memory orders as values ------------------------------------ */
+/* ---- order.c: memory orders as values (their names: explore.h) ---------- */
 
-const char *order_name(int order);       /* "acq_rel"; "?" for none */
-int order_parse(const char *text);       /* "acq_rel" or "memory_order_acq_rel"; -1 if neither */
 bool order_acquires(int order);
 bool order_releases(int order);
 bool order_weaker(int weaker, int than); /* strictly weaker: fewer of the acquire and release halves */

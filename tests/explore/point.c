@@ -170,10 +170,10 @@ void explore_fence(const explore_site *site, int order)
     e->epoch = clock_now(self);
     if (e->order != e->written)
         snprintf(e->text, sizeof e->text, "%s:%d fence [%s, weakened from %s]", base_name(site->file), site->line,
-                 order_name(e->order), order_name(e->written));
+                 explore_order_name(e->order), explore_order_name(e->written));
     else
         snprintf(e->text, sizeof e->text, "%s:%d fence [%s]", base_name(site->file), site->line,
-                 order_name(e->order));
+                 explore_order_name(e->order));
     fence_do(e);
     e->clock = *clock_of(self);
     clock_tick(self);
