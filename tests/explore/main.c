@@ -31,7 +31,7 @@ static int usage(const char *program)
     return 2;
 }
 
-/* A scenario this step does not have: "SKIPPED <test>: <why>", and, when
+/* A scenario this step does not have: "SKIPPED: <test>: <why>", and, when
  * ctest runs us (LOCKSTEP_SKIP_LOG, see CTestCustom.cmake.in), the same
  * line appended to the run's list of skips, which ctest prints after its
  * summary (as check_main.c does for a unit test). The one place that
@@ -40,12 +40,12 @@ static int skip(const explore_scenario *s)
 {
     char line[512];
     if (explore_step < s->min_step)
-        snprintf(line, sizeof line, "step%02d.explore.%s.%s: needs step %02d or later", explore_step,
+        snprintf(line, sizeof line, "step%02d.explore.%s.%s: needs step %d or later", explore_step,
                  explore_component, s->name, s->min_step);
     else
         snprintf(line, sizeof line, "step%02d.explore.%s.%s: applies up to step %02d: %s", explore_step,
                  explore_component, s->name, s->max_step, s->max_why);
-    printf("SKIPPED %s\n", line);
+    printf("SKIPPED: %s\n", line);
     const char *log = getenv("LOCKSTEP_SKIP_LOG");
     FILE *f = log && *log ? fopen(log, "a") : NULL;
     if (f) {
