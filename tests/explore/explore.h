@@ -114,12 +114,15 @@ void explore_unchecked(bool on);
 
 /* Reads the plain int at p into *value and returns true if every write to
  * it so far happens before the calling thread's point; returns false, and
- * leaves *value alone, if one may not. Unlike a peek between
- * explore_unchecked calls, the answer is a property of the execution (the
- * same in every schedule that makes it), so the step that asks stays
- * independent of the others: for a scenario's statistic such as "how many
- * bodies had run when the sequencer was destroyed", counted as "ran and
- * happened before the destroy". Scenario threads only. */
+ * leaves *value alone, if one may not. For an int set before the threads
+ * start and written once after (a flag, a count from 0 to 1), "true and
+ * the new value" means that write happens before the caller: a property
+ * of the execution, the same in every schedule that makes it, so the step
+ * that asks stays independent of the others, where a peek between
+ * explore_unchecked calls is dependent on every step. For a scenario's
+ * statistic such as "how many bodies had run when the sequencer was
+ * destroyed", counted as "ran and happened before the destroy". Scenario
+ * threads only. */
 bool explore_read_settled(const volatile int *p, int *value);
 
 /* The deepest nesting of trampolines the step's code started on one thread

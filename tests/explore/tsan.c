@@ -31,11 +31,12 @@ static void plain_access(const volatile void *p, size_t size, bool write, const 
     datarace_plain(t, p, size, write, pc);
 }
 
-/* A scenario's read of a plain object another thread writes, not a peek at
- * the schedule (explore_unchecked), so no dependence on every other step
- * (step.c): the value of writes that happen before the reader is the one
- * it reads in every schedule of the execution. This file is not built with
- * -fsanitize=thread: the read itself leaves no trace in the race check. */
+/* A scenario's read of a plain int another thread writes once, not a peek
+ * at the schedule (explore_unchecked), so no dependence on every other step
+ * (step.c): whether that write happens before the reader is the
+ * execution's, the same in every schedule of it (explore.h). This file is
+ * not built with -fsanitize=thread: the read itself leaves no trace in the
+ * race check. */
 bool explore_read_settled(const volatile int *p, int *value)
 {
     if (!datarace_settled(thread_self(), p, sizeof *p))
