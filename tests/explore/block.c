@@ -12,32 +12,38 @@
 
 #include <stdlib.h>
 
-static block g_blocks[MAX_BLOCKS];
-static int g_nblocks;
+/* The schedule's blocks, one value reached through one pointer (st). */
+typedef struct block_state {
+    block blocks[MAX_BLOCKS];
+    int nblocks;
+} block_state;
+
+static block_state g_state;
+static block_state *const st = &g_state;
 
 void blocks_reset(void)
 {
-    for (int i = 0; i < g_nblocks; ++i)
-        free(g_blocks[i].p);
-    g_nblocks = 0;
+    for (int i = 0; i < st->nblocks; ++i)
+        free(st->blocks[i].p);
+    st->nblocks = 0;
 }
 
 block *block_add(const block *b)
 {
-    if (g_nblocks == MAX_BLOCKS)
+    if (st->nblocks == MAX_BLOCKS)
         return NULL;
-    g_blocks[g_nblocks] = *b;
-    return &g_blocks[g_nblocks++];
+    st->blocks[st->nblocks] = *b;
+    return &st->blocks[st->nblocks++];
 }
 
-int block_count(void) { return g_nblocks; }
-block *block_nth(int i) { return &g_blocks[i]; }
+int block_count(void) { return st->nblocks; }
+block *block_nth(int i) { return &st->blocks[i]; }
 
 static block *find(const volatile void *addr, bool inside)
 {
     const char *a = (const char *)addr;
-    for (int i = 0; i < g_nblocks; ++i) {
-        block *b = &g_blocks[i];
+    for (int i = 0; i < st->nblocks; ++i) {
+        block *b = &st->blocks[i];
         if (inside ? (a >= b->p && a < b->p + b->size) : a == b->p)
             return b;
     }
@@ -62,7 +68,7 @@ bool explore_freed(const volatile void *p)
 int64_t lockstep_alloc_live(void)
 {
     int64_t live = 0;
-    for (int i = 0; i < g_nblocks; ++i)
-        live += g_blocks[i].free_event < 0;
+    for (int i = 0; i < st->nblocks; ++i)
+        live += st->blocks[i].free_event < 0;
     return live;
 }

@@ -45,18 +45,24 @@ typedef struct shadow {
 
 #define SHADOW_BITS 16
 #define SHADOW_SIZE (1u << SHADOW_BITS)
-static shadow g_shadow[SHADOW_SIZE];
-static uint32_t g_generation = 1;
-static unsigned g_used;
-static _Thread_local int t_quiet;
-static void (*g_on_race)(const char *what);
-static bool g_reported; /* this access has been reported already (on_race: the schedule goes on) */
+/* The schedule's race shadow, one value reached through one pointer (st). */
+typedef struct datarace_state {
+    shadow shadow[SHADOW_SIZE];
+    uint32_t generation; /* the schedule's: older entries are empty */
+    unsigned used;
+    void (*on_race)(const char *what);
+    bool reported; /* this access has been reported already (on_race: the schedule goes on) */
+} datarace_state;
+
+static datarace_state g_state = {.generation = 1};
+static datarace_state *const st = &g_state;
+static _Thread_local int t_quiet; /* per thread: the scenario observing (explore_unchecked) */
 
 void datarace_reset(void (*on_race)(const char *what))
 {
-    ++g_generation;
-    g_used = 0;
-    g_on_race = on_race;
+    ++st->generation;
+    st->used = 0;
+    st->on_race = on_race;
 }
 
 void datarace_quiet(bool on) { t_quiet += on ? 1 : -1; }
@@ -72,17 +78,30 @@ static shadow *shadow_of(uintptr_t addr)
 {
     uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> (64 - SHADOW_BITS));
     for (;; h = (h + 1) & (SHADOW_SIZE - 1)) {
-        shadow *s = &g_shadow[h];
-        if (s->generation != g_generation) {
-            if (++g_used > SHADOW_SIZE / 2)
+        shadow *s = &st->shadow[h];
+        if (s->generation != st->generation) {
+            if (++st->used > SHADOW_SIZE / 2)
                 explore_fail("explorer", "more than %u bytes of plain memory touched in one schedule",
                              SHADOW_SIZE / 2);
-            *s = (shadow){.addr = addr, .generation = g_generation, .writer = -1};
+            *s = (shadow){.addr = addr, .generation = st->generation, .writer = -1};
             return s;
         }
         if (s->addr == addr)
             return s;
     }
+}
+
+/* Every byte's last write happens before thread t's point (none: the
+ * object was not written in this schedule). Happens-before is the
+ * execution's (clock.c), not the schedule's: see explore_read_settled. */
+bool datarace_settled(int t, const volatile void *p, size_t size)
+{
+    for (size_t i = 0; i < size; ++i) {
+        const shadow *s = shadow_of((uintptr_t)p + i);
+        if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
+            return false;
+    }
+    return true;
 }
 
 /* ---- the report ------------------------------------------------------------------ */
@@ -130,9 +149,9 @@ static void blame(int thread, bool write, const access *x, const char *site)
 static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, int t, bool t_writes,
                  const access *now, const event *free_event)
 {
-    if (g_reported)
+    if (st->reported)
         return;
-    g_reported = true;
+    st->reported = true;
     char what[200], a[48], b[48], why[600], w1[48], w2[48], s1[200], s2[200], msg[1600];
     name_memory(addr, what, sizeof what);
     where(earlier, s1, sizeof s1);
@@ -154,8 +173,8 @@ static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, in
         snprintf(msg, sizeof msg, "on %s: %s %s it at %s (%s), %s %s it at %s (%s), and nothing orders the two. %s",
                  what, a, u_writes ? "wrote" : "read", s1, w1, b, t_writes ? "writes" : "reads", s2, w2, why);
     }
-    if (g_on_race) {
-        g_on_race(msg);
+    if (st->on_race) {
+        st->on_race(msg);
         return;
     }
     blame(u, u_writes, earlier, s1);
@@ -191,7 +210,7 @@ static void check_byte(uintptr_t addr, int t, bool write, const access *now, con
 static void check_range(int t, const volatile void *p, size_t size, bool write, const access *now,
                         const event *free_event)
 {
-    g_reported = false;
+    st->reported = false;
     for (size_t i = 0; i < size; ++i)
         check_byte((uintptr_t)p + i, t, write, now, free_event);
 }
@@ -223,7 +242,7 @@ void datarace_free(int t, const volatile void *p, size_t size, const event *free
 void datarace_atomic(int t, const event *e, size_t size, bool wrote)
 {
     access now = {.epoch = clock_now(t), .event = event_index(e), .after = e->line - 1, .wrote = wrote};
-    g_reported = false;
+    st->reported = false;
     for (size_t i = 0; i < size; ++i) {
         uintptr_t addr = (uintptr_t)e->obj + i;
         shadow *s = shadow_of(addr);

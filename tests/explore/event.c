@@ -19,32 +19,38 @@
 
 #define MAX_EVENTS 4096
 
-static event g_events[MAX_EVENTS];
-static event g_overflow; /* where events go once the log is full: the trace says it was cut short */
-static int g_n;
-static int g_lines; /* events so far that are trace lines */
+/* The schedule's events, one value reached through one pointer (st). */
+typedef struct event_state {
+    event events[MAX_EVENTS];
+    event overflow; /* where events go once the log is full: the trace says it was cut short */
+    int n;
+    int lines; /* events so far that are trace lines */
+} event_state;
+
+static event_state g_state;
+static event_state *const st = &g_state;
 
 void events_reset(void)
 {
-    g_n = g_lines = 0;
+    st->n = st->lines = 0;
 }
-int event_count(void) { return g_n; }
-event *event_at(int i) { return &g_events[i]; }
-int event_index(const event *e) { return e && e != &g_overflow ? (int)(e - g_events) : -1; }
-bool events_truncated(void) { return g_n == MAX_EVENTS; }
-int event_trace_lines(void) { return g_lines; }
+int event_count(void) { return st->n; }
+event *event_at(int i) { return &st->events[i]; }
+int event_index(const event *e) { return e && e != &st->overflow ? (int)(e - st->events) : -1; }
+bool events_truncated(void) { return st->n == MAX_EVENTS; }
+int event_trace_lines(void) { return st->lines; }
 
 static event *make(enum event_kind kind, int thread, const explore_site *site, bool traced)
 {
-    event *e = g_n < MAX_EVENTS ? &g_events[g_n++] : &g_overflow;
+    event *e = st->n < MAX_EVENTS ? &st->events[st->n++] : &st->overflow;
     memset(e, 0, sizeof *e);
     e->kind = kind;
     e->thread = thread;
     e->site = site;
     e->reads_from = e->newest = e->before = -1;
-    e->after = g_lines;
-    if (traced && e != &g_overflow)
-        e->line = ++g_lines;
+    e->after = st->lines;
+    if (traced && e != &st->overflow)
+        e->line = ++st->lines;
     return e;
 }
 

@@ -53,13 +53,31 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 #define MAX_EVENTS_SEEN 4096
 
-/* An event's name: its thread and its index in that thread's steps. */
-static int32_t g_name[MAX_EVENTS_SEEN];
-static int32_t g_mo_prev[MAX_EVENTS_SEEN]; /* the store before it in mo: an event index, -1 none */
+/* Signatures in an open-addressing hash table (0 marks an empty slot). */
+typedef struct sigset {
+    uint64_t *slot;
+    size_t cap, count;
+} sigset;
+
+/* The schedule's execution and the round's set of them, one value reached
+ * through one pointer (st). */
+typedef struct execution_state {
+    /* An event's name: its thread and its index in that thread's steps. */
+    int32_t name[MAX_EVENTS_SEEN];
+    int32_t mo_prev[MAX_EVENTS_SEEN]; /* the store before it in mo: an event index, -1 none */
+    sigset seen;      /* this round's */
+    sigset reference; /* an earlier round's, kept to compare with (execution_keep_as_reference) */
+    /* Once per schedule: the first call decides, later ones repeat it. */
+    bool decided, is_new;
+    uint64_t sig;
+} execution_state;
+
+static execution_state g_state;
+static execution_state *const st = &g_state;
 
 static int32_t name_of(int i)
 {
-    return i < 0 ? -1 : g_name[i];
+    return i < 0 ? -1 : st->name[i];
 }
 
 /* The final modification order, rebuilt from each store's place when it
@@ -87,7 +105,7 @@ static void rebuild_mo(int n)
     static tail tails[MAX_EVENTS_SEEN];
     int ntails = 0;
     for (int i = 0; i < n; ++i) {
-        g_mo_prev[i] = -1;
+        st->mo_prev[i] = -1;
         const event *e = event_at(i);
         if (!e->stores || (e->kind != EV_ATOMIC && e->kind != EV_INIT))
             continue;
@@ -96,10 +114,10 @@ static void rebuild_mo(int n)
             t->last = i;
             continue;
         }
-        int after = e->before >= 0 && e->before < i ? g_mo_prev[e->before] : t->last;
-        g_mo_prev[i] = after;
+        int after = e->before >= 0 && e->before < i ? st->mo_prev[e->before] : t->last;
+        st->mo_prev[i] = after;
         if (e->before >= 0 && e->before < i)
-            g_mo_prev[e->before] = i;
+            st->mo_prev[e->before] = i;
         else
             t->last = i;
     }
@@ -113,21 +131,21 @@ uint64_t execution_signature(void)
     int32_t steps[THREADS] = {0};
     for (int i = 0; i < n; ++i) {
         const event *e = event_at(i);
-        g_name[i] = counted(e) ? (int32_t)(e->thread << 20 | steps[e->thread]++) : -1;
+        st->name[i] = counted(e) ? (int32_t)(e->thread << 20 | steps[e->thread]++) : -1;
     }
     rebuild_mo(n);
     uint64_t h = 0;
     for (int i = 0; i < n; ++i) {
         const event *e = event_at(i);
-        if (g_name[i] < 0)
+        if (st->name[i] < 0)
             continue;
-        uint64_t x = mix((uint64_t)g_name[i], (uint64_t)e->kind << 8 | (uint64_t)e->op << 4 | e->ok << 1 | e->failed);
+        uint64_t x = mix((uint64_t)st->name[i], (uint64_t)e->kind << 8 | (uint64_t)e->op << 4 | e->ok << 1 | e->failed);
         x = mix(x, (uint64_t)name_of(e->reads_from));
-        x = mix(x, (uint64_t)name_of(g_mo_prev[i]));
+        x = mix(x, (uint64_t)name_of(st->mo_prev[i]));
         if (on_sync_object(e)) /* the call on the same mutex or condition just before */
             for (int j = i - 1; j >= 0; --j)
                 if (on_sync_object(event_at(j)) && event_at(j)->obj == e->obj) {
-                    x = mix(x, (uint64_t)g_name[j]);
+                    x = mix(x, (uint64_t)st->name[j]);
                     break;
                 }
         h += x; /* a sum: the events' order in the log does not matter, only what they are */
@@ -137,14 +155,6 @@ uint64_t execution_signature(void)
 
 /* ---- the set of executions seen this round -------------------------------------- */
 
-/* Signatures in an open-addressing hash table (0 marks an empty slot). */
-typedef struct sigset {
-    uint64_t *slot;
-    size_t cap, count;
-} sigset;
-
-static sigset g_seen;      /* this round's */
-static sigset g_reference; /* an earlier round's, kept to compare with (execution_keep_as_reference) */
 
 static void set_clear(sigset *set)
 {
@@ -195,39 +205,36 @@ static bool set_insert(sigset *set, uint64_t sig)
     }
 }
 
-void execution_reset(void) { set_clear(&g_seen); }
+void execution_reset(void) { set_clear(&st->seen); }
 
-long execution_count(void) { return (long)g_seen.count; }
+long execution_count(void) { return (long)st->seen.count; }
 
 void execution_keep_as_reference(void)
 {
-    set_clear(&g_reference);
-    g_reference = g_seen;
-    g_seen = (sigset){0};
+    set_clear(&st->reference);
+    st->reference = st->seen;
+    st->seen = (sigset){0};
 }
 
-long execution_reference_count(void) { return (long)g_reference.count; }
+long execution_reference_count(void) { return (long)st->reference.count; }
 
-/* Once per schedule: the first call decides, later ones repeat it. */
-static bool g_decided, g_new;
-static uint64_t g_sig;
 
-void execution_begin_schedule(void) { g_decided = false; }
+void execution_begin_schedule(void) { st->decided = false; }
 
 bool explore_execution_is_new(void)
 {
-    if (!g_decided) {
-        g_sig = execution_signature();
-        if (g_sig == 0)
-            g_sig = 1; /* 0 marks an empty slot */
-        g_new = set_insert(&g_seen, g_sig);
-        g_decided = true;
+    if (!st->decided) {
+        st->sig = execution_signature();
+        if (st->sig == 0)
+            st->sig = 1; /* 0 marks an empty slot */
+        st->is_new = set_insert(&st->seen, st->sig);
+        st->decided = true;
     }
-    return g_new;
+    return st->is_new;
 }
 
 bool execution_in_reference(void)
 {
     explore_execution_is_new();
-    return set_contains(&g_reference, g_sig);
+    return set_contains(&st->reference, st->sig);
 }

@@ -29,7 +29,7 @@
 /* ---- scenarios ----------------------------------------------------------- */
 
 typedef struct explore_scenario {
-    const char *name;  /* the ctest name's last part; one line with min_step (CMake reads it) */
+    const char *name;  /* the ctest name's last part, on the line that opens the entry (CMake reads it) */
     int min_step;      /* the first step it applies to */
     const char *about; /* one sentence, printed with the result */
     int nthreads;
@@ -112,6 +112,19 @@ void explore_wait_until(bool (*ready)(void), const char *what);
  * thread may be writing; never around the step's own code. */
 void explore_unchecked(bool on);
 
+/* Reads the plain int at p into *value and returns true if every write to
+ * it so far happens before the calling thread's point; returns false, and
+ * leaves *value alone, if one may not. For an int set before the threads
+ * start and written once after (a flag, a count from 0 to 1), "true and
+ * the new value" means that write happens before the caller: a property
+ * of the execution, the same in every schedule that makes it, so the step
+ * that asks stays independent of the others, where a peek between
+ * explore_unchecked calls is dependent on every step. For a scenario's
+ * statistic such as "how many bodies had run when the sequencer was
+ * destroyed", counted as "ran and happened before the destroy". Scenario
+ * threads only. */
+bool explore_read_settled(const volatile int *p, int *value);
+
 /* The deepest nesting of trampolines the step's code started on one thread
  * since the scenario's threads started (hook.h: a lockstep_coro_resume in
  * the step's sources): 1 is a coroutine resumed from the step's code; a
@@ -192,22 +205,51 @@ void explore_coro_resume(struct lockstep_coro *h);
 
 /* ---- for a program with its own main (main.c here, a litmus front end) ---- */
 
-/* Explores s in rounds (run.c), or replays one schedule; returns how many
+/* Memory orders by name, from order.c's one table of them (the trace, --weaken, a litmus file):
+ * "acq_rel" for memory_order_acq_rel, "?" for none; and back, from "acq_rel" or
+ * "memory_order_acq_rel", -1 if neither. */
+const char *explore_order_name(int order);
+int explore_order_parse(const char *text);
+
+/* How a search runs (options.c): filled by a program's main, passed to
+ * explore_run when the search starts; nothing inside the model reads the
+ * environment. */
+typedef struct explore_options {
+    bool c11;            /* --model c11: N1570's release sequences, the classic dependence; false: RC11 */
+    bool spurious;       /* a weak compare-exchange may fail spuriously (7.17.7.4p4), once per site and thread */
+    int bound;           /* with bound_is_hard: the rounds of increasing preemption bound, to this one */
+    bool bound_is_hard;  /* false: two short rounds, then the reduced search with no bound */
+    const char *replay;  /* a schedule id: run that schedule alone; NULL: search */
+    enum explore_check { EXPLORE_CHECK_NONE, EXPLORE_CHECK_EVERY, EXPLORE_CHECK_SLEEP }
+        check_reduction; /* --check-reduction[=sleep]: the oracle explore_compare_search runs */
+    const char *program; /* argv[0]: the replay command a failure prints */
+} explore_options;
+
+/* The defaults (RC11, no spurious failures, the short rounds then no
+ * bound), with what the user's environment says instead of an option:
+ * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS=1,
+ * LOCKSTEP_EXPLORE_PREEMPTIONS=P. False, and why, on a model that is
+ * neither. The only reader of the environment. */
+bool explore_options_init(explore_options *o, const char *program, char *why, size_t size);
+bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false if neither */
+
+/* Explores s in rounds (run.c), or replays o->replay; returns how many
  * schedules the last round ran. A scenario marked .exhaustive, with
- * bound_is_hard false, runs one round with no bound (the bound is unused). */
-long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
-                 const char *replay_id);
+ * bound_is_hard false, runs one round with no bound (the bound is unused).
+ * Not thread safe. */
+long explore_run(const explore_scenario *s, const explore_options *o);
 bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
 /* The reduction's oracle, after explore_run's reduced search (not bounded,
  * not a replay): runs s once more with no bound, over every interleaving
- * (every) or with sleep sets alone over the classic dependence (the
+ * (o->check_reduction EXPLORE_CHECK_EVERY) or with sleep sets alone over
+ * the classic dependence (EXPLORE_CHECK_SLEEP: the
  * reduction proved in 1996, for tests too big for every interleaving),
  * and compares the two sets of
  * executions. Prints the sizes and the schedule of each execution (up to
  * 5) the reduced search did not meet. Returns how many executions one set
  * has and the other not: 0 when the reduction lost nothing. Not thread
  * safe (as explore_run). */
-long explore_compare_search(const explore_scenario *s, const char *program, bool every);
+long explore_compare_search(const explore_scenario *s, const explore_options *o);
 int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */

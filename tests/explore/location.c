@@ -85,33 +85,27 @@ typedef struct location {
     store stores[HISTORY];   /* modification order: stores[n - 1] is the newest */
 } location;
 
-static location g_locs[MAX_LOCATIONS];
-static int g_nlocs;
-static bool g_truncated;
-static bool g_c11; /* --model c11: N1570's contiguous release sequences */
+/* The schedule's atomic locations, one value reached through one pointer (st). */
+typedef struct location_state {
+    location locs[MAX_LOCATIONS];
+    int nlocs;
+    bool truncated;
+    bool c11; /* --model c11: N1570's contiguous release sequences (the search's options) */
+} location_state;
 
-/* --model rc11|c11 (main.c and explore_litmus set the variable). */
-static bool model_is_c11(void)
-{
-    const char *m = getenv("LOCKSTEP_EXPLORE_MODEL");
-    if (!m || !*m || strcmp(m, "rc11") == 0)
-        return false;
-    if (strcmp(m, "c11") == 0)
-        return true;
-    fprintf(stderr, "explore: LOCKSTEP_EXPLORE_MODEL=%s: the model is rc11 or c11\n", m);
-    exit(2);
-}
+static location_state g_state;
+static location_state *const st = &g_state;
 
-bool location_c11(void) { return model_is_c11(); }
+/* --model, from the search's options when it starts (run.c). */
+void location_set_model(bool c11) { st->c11 = c11; }
 
 void location_reset(void)
 {
-    g_nlocs = 0;
-    g_truncated = false;
-    g_c11 = model_is_c11();
+    st->nlocs = 0;
+    st->truncated = false;
 }
 
-bool location_truncated(void) { return g_truncated; }
+bool location_truncated(void) { return st->truncated; }
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -146,9 +140,9 @@ static uintptr_t truncate_to(uintptr_t v, size_t size)
 
 static location *find(const volatile void *addr)
 {
-    for (int i = 0; i < g_nlocs; ++i)
-        if (g_locs[i].addr == addr)
-            return &g_locs[i];
+    for (int i = 0; i < st->nlocs; ++i)
+        if (st->locs[i].addr == addr)
+            return &st->locs[i];
     return NULL;
 }
 
@@ -156,9 +150,9 @@ static location *fresh(const volatile void *addr, size_t size)
 {
     location *l = find(addr);
     if (!l) {
-        if (g_nlocs == MAX_LOCATIONS)
+        if (st->nlocs == MAX_LOCATIONS)
             explore_fail("explorer", "more than %d atomic objects in one schedule", MAX_LOCATIONS);
-        l = &g_locs[g_nlocs++];
+        l = &st->locs[st->nlocs++];
     }
     *l = (location){.addr = addr, .size = size};
     return l;
@@ -195,10 +189,10 @@ void location_init(event *e, size_t size)
 void location_forget(const volatile void *addr, size_t size)
 {
     const char *lo = (const char *)addr, *hi = lo + size;
-    for (int i = 0; i < g_nlocs; ++i) {
-        const char *a = (const char *)g_locs[i].addr;
+    for (int i = 0; i < st->nlocs; ++i) {
+        const char *a = (const char *)st->locs[i].addr;
         if (a >= lo && a < hi)
-            g_locs[i--] = g_locs[--g_nlocs];
+            st->locs[i--] = st->locs[--st->nlocs];
     }
 }
 
@@ -233,7 +227,7 @@ static int oldest_seen(location *l, int thread)
     while (oldest > 0 && !seen_by(&l->stores[oldest], thread))
         --oldest;
     if (oldest == 0 && !seen_by(&l->stores[0], thread) && l->dropped)
-        g_truncated = true; /* an even older one may have been allowed */
+        st->truncated = true; /* an even older one may have been allowed */
     return oldest;
 }
 
@@ -241,7 +235,7 @@ static int oldest_seen(location *l, int thread)
  * thread's contiguous release sequence that stores[pos] continues. */
 static bool splits_sequence(const location *l, int pos, int thread)
 {
-    if (!g_c11 || pos >= l->n || pos == 0)
+    if (!st->c11 || pos >= l->n || pos == 0)
         return false;
     for (int v = 0; v < THREADS; ++v) {
         uint32_t head = l->stores[pos].rs[v].c[v];
@@ -370,9 +364,9 @@ static void write_store(location *l, event *e, uintptr_t value, int pos, const s
     if (!e->plain) {
         if (read) /* a read-modify-write continues every sequence the store it read is in */
             memcpy(s->rs, read->rs, sizeof s->rs);
-        else if (g_c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
+        else if (st->c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
             s->rs[t] = prev->rs[t];
-        if (!g_c11) /* RC11: the thread's later stores stay in its release's sequence */
+        if (!st->c11) /* RC11: the thread's later stores stay in its release's sequence */
             clock_vjoin(&s->rs[t], &l->released[t]);
         clock_vjoin(&s->rs[t], fence_released(t)); /* 7.17.4p2: after a release fence */
     }

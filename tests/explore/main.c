@@ -31,15 +31,38 @@ static int usage(const char *program)
     return 2;
 }
 
+/* A scenario this step does not have: "SKIPPED: <test>: <why>", and, when
+ * ctest runs us (LOCKSTEP_SKIP_LOG, see CTestCustom.cmake.in), the same
+ * line appended to the run's list of skips, which ctest prints after its
+ * summary (as check_main.c does for a unit test). The one place that
+ * decides which steps a scenario applies to: CMake registers every one. */
+static int skip(const explore_scenario *s)
+{
+    char line[512];
+    if (explore_step < s->min_step)
+        snprintf(line, sizeof line, "step%02d.explore.%s.%s: needs step %d or later", explore_step,
+                 explore_component, s->name, s->min_step);
+    else
+        snprintf(line, sizeof line, "step%02d.explore.%s.%s: applies up to step %02d: %s", explore_step,
+                 explore_component, s->name, s->max_step, s->max_why);
+    printf("SKIPPED: %s\n", line);
+    const char *log = getenv("LOCKSTEP_SKIP_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+    return 77;
+}
+
 int main(int argc, char **argv)
 {
-    const char *program = argv[0], *name = NULL, *replay = NULL;
-    int bound = 2;
-    bool bound_is_hard = false; /* given: stop at it even when the scenario is small */
-    int check_reduction = 0; /* 1: against every interleaving, 2: against sleep sets alone */
-    if (getenv("LOCKSTEP_EXPLORE_PREEMPTIONS")) {
-        bound = atoi(getenv("LOCKSTEP_EXPLORE_PREEMPTIONS"));
-        bound_is_hard = true;
+    const char *program = argv[0], *name = NULL;
+    explore_options o;
+    char why[1024];
+    if (!explore_options_init(&o, program, why, sizeof why)) { /* the environment's, then the options' */
+        fprintf(stderr, "%s: %s\n", program, why);
+        return 2;
     }
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--list") == 0) {
@@ -48,32 +71,30 @@ int main(int argc, char **argv)
                        explore_scenarios[k].about);
             return 0;
         } else if ((strcmp(argv[i], "--preemptions") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
-            bound = atoi(argv[++i]);
-            bound_is_hard = true;
+            o.bound = atoi(argv[++i]);
+            o.bound_is_hard = true; /* given: stop at it even when the scenario is small */
         } else if (strcmp(argv[i], "--weaken") == 0 && i + 1 < argc) {
-            char why[1024];
             if (!explore_weaken(argv[++i], why, sizeof why)) {
                 fprintf(stderr, "%s: %s\n", program, why);
                 return 2;
             }
-        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc &&
-                   (strcmp(argv[i + 1], "rc11") == 0 || strcmp(argv[i + 1], "c11") == 0)) {
-            setenv("LOCKSTEP_EXPLORE_MODEL", argv[++i], 1); /* location.c reads it: release sequences */
+        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &o.c11)) {
+            ++i;
         } else if (strcmp(argv[i], "--check-reduction") == 0) {
-            check_reduction = 1;
+            o.check_reduction = EXPLORE_CHECK_EVERY;
         } else if (strcmp(argv[i], "--check-reduction=sleep") == 0) {
-            check_reduction = 2;
+            o.check_reduction = EXPLORE_CHECK_SLEEP;
         } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
             explore_set_graph_path(argv[++i]);
         } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
-            replay = argv[++i];
+            o.replay = argv[++i];
         } else if (argv[i][0] != '-' && !name) {
             name = argv[i];
         } else {
             return usage(program);
         }
     }
-    if (!name || (check_reduction && (bound_is_hard || replay)))
+    if (!name || (o.check_reduction && (o.bound_is_hard || o.replay)))
         return usage(program); /* the oracle checks the reduced search: no bound, no replay */
     const explore_scenario *s = NULL;
     for (size_t k = 0; k < explore_nscenarios; ++k)
@@ -83,40 +104,34 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no scenario '%s' (--list shows them)\n", program, name);
         return 2;
     }
-    if (s->preemptions && !bound_is_hard) {
-        bound = s->preemptions;
-        bound_is_hard = true;
+    if (s->preemptions && !o.bound_is_hard) {
+        o.bound = s->preemptions;
+        o.bound_is_hard = true;
     }
-    if (explore_step < s->min_step) {
-        printf("SKIPPED: %s needs step %02d or later\n", s->name, s->min_step);
-        return 77;
-    }
-    if (s->max_step && explore_step > s->max_step) {
-        printf("SKIPPED: %s applies up to step %02d: %s\n", s->name, s->max_step, s->max_why);
-        return 77;
-    }
+    if (explore_step < s->min_step || (s->max_step && explore_step > s->max_step))
+        return skip(s);
 
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
-    long n = explore_run(s, program, bound, bound_is_hard, replay);
+    long n = explore_run(s, &o);
     long e = explore_executions();
-    if (!replay && explore_exhaustive() && !bound_is_hard)
+    if (!o.replay && explore_exhaustive() && !o.bound_is_hard)
         printf("explore: %ld execution%s, %ld schedule%s explored (partial-order reduced: every execution, with no "
                "bound), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s");
-    else if (!replay && explore_exhaustive())
+    else if (!o.replay && explore_exhaustive())
         printf("explore: %ld execution%s, %ld schedule%s explored, every interleaving (exhaustive: none needs more "
                "than %d preemption%s), every one passed\n", e, e == 1 ? "" : "s", n, n == 1 ? "" : "s",
                explore_bound(), explore_bound() == 1 ? "" : "s");
-    else if (!replay && !bound_is_hard)
+    else if (!o.replay && !o.bound_is_hard)
         printf("explore: %ld executions, %ld schedules explored (partial-order reduced, with no bound), every one "
                "passed; but a location had more stores than the model keeps: some executions may be missing\n", e,
                n);
-    else if (!replay)
+    else if (!o.replay)
         printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
-    if (check_reduction && explore_compare_search(s, program, check_reduction == 1) != 0)
+    if (o.check_reduction && explore_compare_search(s, &o) != 0)
         return 1;
     return 0;
 }

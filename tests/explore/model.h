@@ -29,10 +29,8 @@
  * one index space, so a vector clock has a slot per thread. */
 #define THREADS (EXPLORE_MAX_THREADS + 1)
 
-/* ---- order.c: memory orders as values ------------------------------------ */
+/* ---- order.c: memory orders as values (their names: explore.h) ---------- */
 
-const char *order_name(int order);       /* "acq_rel"; "?" for none */
-int order_parse(const char *text);       /* "acq_rel" or "memory_order_acq_rel"; -1 if neither */
 bool order_acquires(int order);
 bool order_releases(int order);
 bool order_weaker(int weaker, int than); /* strictly weaker: fewer of the acquire and release halves */
@@ -140,7 +138,7 @@ void clock_thread_join(int thread);
 /* ---- location.c: atomic locations, coherence, release sequences ------------ */
 
 void location_reset(void);
-bool location_c11(void); /* --model c11 */
+void location_set_model(bool c11); /* --model c11, when the search starts (run.c) */
 bool location_truncated(void); /* a load could have read a store older than the history kept */
 /* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
  * set) may go: which store it reads, where its store goes in modification
@@ -187,6 +185,7 @@ void datarace_init(int thread, const event *init, size_t size);
 void datarace_free(int thread, const volatile void *p, size_t size, const event *free_event);
 void datarace_quiet(bool on); /* the scenario observing, not the program (explore_unchecked) */
 bool datarace_is_quiet(void);
+bool datarace_settled(int thread, const volatile void *p, size_t size); /* every write happens before */
 /* unordered.c: one sentence on why thread `from`'s access at epoch e is not
  * ordered before thread `to`'s current point. */
 void unordered_explain(int from, uint32_t e, int to, char *buf, size_t size);
@@ -305,6 +304,7 @@ const void *alloc_poison(void);
 /* ---- point.c ------------------------------------------------------------- */
 
 void point_reset(void);
+void point_set_spurious(bool on); /* weak compare-exchanges may fail spuriously: the search's options (run.c) */
 
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
 

@@ -111,41 +111,50 @@ typedef struct named {
     bool coro;
 } named;
 
-static named g_names[32];
-static int g_nnames;
-static bool g_name_fields;
+/* What names what, one value reached through one pointer (st). */
+typedef struct names_state {
+    named names[32];
+    int nnames;
+    bool name_fields;
+    /* The scenario's thread names, kept here (not asked of thread.c) so
+     * that naming calls nothing above it. */
+    const explore_scenario *scenario;
+} names_state;
 
-void names_reset(void) { g_nnames = 0; }
+static names_state g_state;
+static names_state *const st = &g_state;
+
+void names_reset(void) { st->nnames = 0; }
 
 static void add_name(const volatile void *addr, const char *name, bool coro)
 {
-    for (int i = 0; i < g_nnames; ++i)
-        if (g_names[i].addr == addr) {
-            g_names[i] = (named){addr, name, coro};
+    for (int i = 0; i < st->nnames; ++i)
+        if (st->names[i].addr == addr) {
+            st->names[i] = (named){addr, name, coro};
             return;
         }
-    if (g_nnames < 32)
-        g_names[g_nnames++] = (named){addr, name, coro};
+    if (st->nnames < 32)
+        st->names[st->nnames++] = (named){addr, name, coro};
 }
 
 void explore_name(const volatile void *addr, const char *name) { add_name(addr, name, false); }
 void explore_name_coro(const volatile void *addr, const char *name) { add_name(addr, name, true); }
-void explore_name_fields(void) { g_name_fields = true; }
-bool names_of_fields(void) { return g_name_fields; }
+void explore_name_fields(void) { st->name_fields = true; }
+bool names_of_fields(void) { return st->name_fields; }
 
 const char *explore_name_of(const volatile void *addr)
 {
-    for (int i = 0; i < g_nnames; ++i)
-        if (g_names[i].addr == addr)
-            return g_names[i].name;
+    for (int i = 0; i < st->nnames; ++i)
+        if (st->names[i].addr == addr)
+            return st->names[i].name;
     return NULL;
 }
 
 bool name_is_coro(const volatile void *addr)
 {
-    for (int i = 0; i < g_nnames; ++i)
-        if (g_names[i].addr == addr)
-            return g_names[i].coro;
+    for (int i = 0; i < st->nnames; ++i)
+        if (st->names[i].addr == addr)
+            return st->names[i].coro;
     return false;
 }
 
@@ -215,17 +224,14 @@ void name_memory(uintptr_t addr, char *buf, size_t size)
         snprintf(buf, size, "%p", (void *)addr);
 }
 
-/* The scenario's thread names, kept here (not asked of thread.c) so that
- * naming calls nothing above it. */
-static const explore_scenario *g_scenario;
 
-void names_set_threads(const explore_scenario *s) { g_scenario = s; }
+void names_set_threads(const explore_scenario *s) { st->scenario = s; }
 
 const char *name_thread(int thread, char *buf, size_t size)
 {
     if (thread == EXPLORE_MAIN)
         snprintf(buf, size, "main");
     else
-        snprintf(buf, size, "T%d %s", thread, g_scenario ? g_scenario->thread_names[thread] : "?");
+        snprintf(buf, size, "T%d %s", thread, st->scenario ? st->scenario->thread_names[thread] : "?");
     return buf;
 }

@@ -25,7 +25,7 @@ static const struct {
 };
 enum { NORDERS = sizeof g_orders / sizeof g_orders[0] };
 
-const char *order_name(int order)
+const char *explore_order_name(int order)
 {
     for (int i = 0; i < NORDERS; ++i)
         if (g_orders[i].order == order)
@@ -33,7 +33,7 @@ const char *order_name(int order)
     return "?";
 }
 
-int order_parse(const char *text)
+int explore_order_parse(const char *text)
 {
     if (!text)
         return -1;

@@ -82,20 +82,18 @@ static int which_way(event *e, const explore_atomic_op *op)
 }
 
 /* A weak compare-exchange may fail spuriously (7.17.7.4p4). Explored when
- * LOCKSTEP_EXPLORE_SPURIOUS=1 asks (explore_litmus sets it; the README's
- * "Scope and limits" says why the steps' scenarios do not), once per site
- * and thread in a schedule: in a retry loop a second spurious failure only
- * repeats the first (it reads again and retries), and with no limit no
- * search of such a loop would ever be exhaustive. */
-static bool spurious_asked(void)
-{
-    const char *v = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
-    return v && strcmp(v, "1") == 0;
-}
+ * the search's options ask (explore_litmus's do; LOCKSTEP_EXPLORE_SPURIOUS=1
+ * for a scenario; the README's "Scope and limits" says why the steps'
+ * scenarios do not by default), once per site and thread in a schedule: in
+ * a retry loop a second spurious failure only repeats the first (it reads
+ * again and retries), and with no limit no search of such a loop would
+ * ever be exhaustive. */
+static bool g_spurious;
+void point_set_spurious(bool on) { g_spurious = on; }
 
 static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
 {
-    if (!op->weak || !spurious_asked())
+    if (!op->weak || !g_spurious)
         return false;
     for (int i = event_index(e) - 1; i >= 0; --i) {
         const event *x = event_at(i);
@@ -172,10 +170,10 @@ void explore_fence(const explore_site *site, int order)
     e->epoch = clock_now(self);
     if (e->order != e->written)
         snprintf(e->text, sizeof e->text, "%s:%d fence [%s, weakened from %s]", base_name(site->file), site->line,
-                 order_name(e->order), order_name(e->written));
+                 explore_order_name(e->order), explore_order_name(e->written));
     else
         snprintf(e->text, sizeof e->text, "%s:%d fence [%s]", base_name(site->file), site->line,
-                 order_name(e->order));
+                 explore_order_name(e->order));
     fence_do(e);
     e->clock = *clock_of(self);
     clock_tick(self);

@@ -35,30 +35,36 @@
 #define SHORT_ROUNDS 2
 #define NO_BOUND (1 << 20) /* more than any schedule can cost */
 
-static long g_schedules;   /* run so far, over every round: the failure report says how many */
-static bool g_truncated;   /* some load could have read a store older than the history kept */
+/* The search's run, one value reached through one pointer (st). */
+typedef struct run_state {
+    long schedules;      /* run so far, over every round: the failure report says how many */
+    bool truncated;      /* some load could have read a store older than the history kept */
+    const char *program; /* the options' argv[0], for the replay command */
+    long missed;         /* executions of the unreduced round the reduced one did not meet */
+    bool comparing;      /* this round is explore_compare_search's */
+} run_state;
 
-long run_schedules(void) { return g_schedules; }
+static run_state g_state;
+static run_state *const st = &g_state;
+
+long run_schedules(void) { return st->schedules; }
 long explore_executions(void) { return execution_count(); }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
-bool explore_exhaustive(void) { return !path_pruned() && !g_truncated; }
+bool explore_exhaustive(void) { return !path_pruned() && !st->truncated; }
 void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
-static const char *g_program;
-static long g_missed;   /* executions of the unreduced round the reduced one did not meet */
-static bool g_comparing; /* this round is explore_compare_search's */
 
 /* An execution of the unreduced round that the reduced round never met:
  * the first few are printed with the schedule that makes it. */
 static void missed(const explore_scenario *s)
 {
-    if (g_missed++ >= 5)
+    if (st->missed++ >= 5)
         return;
     char id[2048];
     path_id(id, sizeof id);
     printf("explore: an execution the reduced search did not meet: schedule %s (%s %s --replay %s)\n", id,
-           g_program ? g_program : "explore", s->name, id);
+           st->program ? st->program : "explore", s->name, id);
 }
 
 /* One schedule. A failure unwinds to here (fail.c), on the main thread,
@@ -68,9 +74,9 @@ static void run_once(const explore_scenario *s)
 {
     jmp_buf unwind;
     if (setjmp(unwind))
-        report_failure(s, g_program, g_schedules);
+        report_failure(s, st->program, st->schedules);
     fail_catch(&unwind);
-    ++g_schedules;
+    ++st->schedules;
     alloc_reset();
     events_reset();
     names_reset();
@@ -88,10 +94,10 @@ static void run_once(const explore_scenario *s)
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
     s->check();
-    if (explore_execution_is_new() && g_comparing && !execution_in_reference()) /* counted, if not already */
+    if (explore_execution_is_new() && st->comparing && !execution_in_reference()) /* counted, if not already */
         missed(s);
     alloc_check_leaks();
-    g_truncated |= location_truncated();
+    st->truncated |= location_truncated();
     thread_end_schedule();
     fail_catch(NULL);
 }
@@ -100,7 +106,7 @@ static long round_of(const explore_scenario *s, int bound, enum search_kind kind
 {
     path_begin_round(bound, kind, free_mo);
     execution_reset();
-    g_truncated = false;
+    st->truncated = false;
     if (s->begin)
         s->begin();
     long schedules = 0;
@@ -117,16 +123,19 @@ static void summarize(const explore_scenario *s)
 {
     jmp_buf unwind;
     if (setjmp(unwind))
-        report_failure(s, g_program, g_schedules);
+        report_failure(s, st->program, st->schedules);
     fail_catch(&unwind);
     s->summary();
     fail_catch(NULL);
 }
 
-long explore_run(const explore_scenario *s, const char *program, int bound, bool bound_is_hard,
-                 const char *replay_id)
+long explore_run(const explore_scenario *s, const explore_options *o)
 {
-    g_program = program;
+    st->program = o->program;
+    location_set_model(o->c11);
+    point_set_spurious(o->spurious);
+    const char *replay_id = o->replay;
+    int bound = o->bound;
     if (replay_id) {
         if (!path_replay(replay_id)) {
             fprintf(stderr, "explore: '%s' is not a schedule id (threads chosen at each decision: 0.1.1.0)\n",
@@ -142,7 +151,7 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
         return 1;
     }
     long schedules;
-    if (bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
+    if (o->bound_is_hard) /* the rounds of increasing bound, to P, every interleaving in each */
         for (int k = 0;; ++k) {
             schedules = round_of(s, k, SEARCH_EVERY, false);
             if (!path_pruned() || k >= bound)
@@ -155,29 +164,30 @@ long explore_run(const explore_scenario *s, const char *program, int bound, bool
         for (int k = 0; k < SHORT_ROUNDS && !s->exhaustive; ++k)
             round_of(s, k, SEARCH_EVERY, false);
         /* On one location, more steps commute under RC11 (step.c). */
-        schedules = round_of(s, NO_BOUND, SEARCH_SOURCE, !location_c11());
+        schedules = round_of(s, NO_BOUND, SEARCH_SOURCE, !o->c11);
     }
     if (s->summary)
         summarize(s);
     return schedules;
 }
 
-long explore_compare_search(const explore_scenario *s, const char *program, bool every)
+long explore_compare_search(const explore_scenario *s, const explore_options *o)
 {
-    g_program = program;
+    bool every = o->check_reduction == EXPLORE_CHECK_EVERY;
+    st->program = o->program;
     execution_keep_as_reference();
     long reduced = execution_reference_count();
-    g_missed = 0;
-    g_comparing = true;
+    st->missed = 0;
+    st->comparing = true;
     /* The reference's dependence is the classic one (free_mo false: on one
      * location, steps are dependent when either writes; seq_cst steps with
      * every atomic step), so that it checks step.c's finer rules too. */
     round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, false);
-    g_comparing = false;
+    st->comparing = false;
     long all = execution_count();
-    long extra = reduced - (all - g_missed); /* met by the reduced search alone: never, if both are right */
+    long extra = reduced - (all - st->missed); /* met by the reduced search alone: never, if both are right */
     printf("explore: the reduction checked: %ld execution%s with %s, %ld with the reduced search; "
            "%ld missed, %ld met by the reduced search alone\n", all, all == 1 ? "" : "s",
-           every ? "every interleaving" : "sleep sets alone", reduced, g_missed, extra);
-    return g_missed + (extra > 0 ? extra : -extra);
+           every ? "every interleaving" : "sleep sets alone", reduced, st->missed, extra);
+    return st->missed + (extra > 0 ? extra : -extra);
 }

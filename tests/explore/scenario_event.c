@@ -317,7 +317,8 @@ static void destroys_setup(void)
     g_waiters[0]->destroys_event = true;
 }
 
-/* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
+/* One scenario per line that starts with `{.name = "x",`: CMake registers a test per name; main.c
+ * decides from min_step and max_step whether it applies to this step. */
 const explore_scenario explore_scenarios[] = {
     {.name = "set_vs_await", .min_step = 4,
      .about = "T0 sets the event while T1's waiter awaits it: resumed exactly once",

@@ -455,7 +455,8 @@ static void check_event_waited(void)
 #define LAZY(fn) NULL /* the scenario is skipped before step 08 (min_step) */
 #endif
 
-/* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
+/* One scenario per line that starts with `{.name = "x",`: CMake registers a test per name; main.c
+ * decides from min_step and max_step whether it applies to this step. */
 const explore_scenario explore_scenarios[] = {
     {.name = "await_chain", .min_step = 1,
      .about = "T0 fires the trigger under a chain of 4 awaits: they complete in a row, in constant stack",

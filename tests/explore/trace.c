@@ -55,9 +55,9 @@ static void format_atomic(const event *e, char *buf, size_t size)
     else
         snprintf(f, sizeof f, "%s", field);
     if (e->order != e->written)
-        snprintf(order, sizeof order, "%s, weakened from %s", order_name(e->order), order_name(e->written));
+        snprintf(order, sizeof order, "%s, weakened from %s", explore_order_name(e->order), explore_order_name(e->written));
     else
-        snprintf(order, sizeof order, "%s", order_name(e->order));
+        snprintf(order, sizeof order, "%s", explore_order_name(e->order));
     what_it_saw(e, saw, sizeof saw);
     const char *at = base_name(e->site->file);
     int line = e->site->line;

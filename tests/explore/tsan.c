@@ -31,6 +31,20 @@ static void plain_access(const volatile void *p, size_t size, bool write, const 
     datarace_plain(t, p, size, write, pc);
 }
 
+/* A scenario's read of a plain int another thread writes once, not a peek
+ * at the schedule (explore_unchecked), so no dependence on every other step
+ * (step.c): whether that write happens before the reader is the
+ * execution's, the same in every schedule of it (explore.h). This file is
+ * not built with -fsanitize=thread: the read itself leaves no trace in the
+ * race check. */
+bool explore_read_settled(const volatile int *p, int *value)
+{
+    if (!datarace_settled(thread_self(), p, sizeof *p))
+        return false;
+    *value = *p;
+    return true;
+}
+
 
 /* The instrumented code's calls, in the names and signatures the compilers
  * emit (gcc and clang agree). Declared here, since no header of the

@@ -36,10 +36,10 @@ static bool explain_read(int from, uint32_t e, int to, char *buf, size_t size)
         size_t at = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
         if (!order_acquires(r->order) && (in_sequence || order_releases(w->order)))
             snprintf(buf + at, size - at, ", but it is %s: with acquire it would synchronize with that release",
-                     order_name(r->order));
+                     explore_order_name(r->order));
         else if (order_acquires(r->order))
             snprintf(buf + at, size - at, ", but that store is %s: with release, this acquire would synchronize "
-                     "with it", order_name(w->order));
+                     "with it", explore_order_name(w->order));
         else
             snprintf(buf + at, size - at, ", but both are relaxed: a release store read by an acquire load would "
                      "order them");

@@ -86,7 +86,7 @@ static void nearest_lines(const char *file, int line, char *buf, size_t size)
     if (nearest && len < size) {
         char field[64];
         snprintf(buf + len, size - len, " (nearest: line %d, %s %s [%s])", nearest->line, nearest->name,
-                 name_field(nearest->object, field, sizeof field), order_name(order_parse(nearest->order)));
+                 name_field(nearest->object, field, sizeof field), explore_order_name(explore_order_parse(nearest->order)));
     }
 }
 
@@ -118,7 +118,7 @@ bool weaken_add(const char *spec, char *why, size_t size)
     snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
     snprintf(w.file, sizeof w.file, "%s", base_name(path));
     w.line = atoi(colon + 1);
-    w.order = order_parse(eq + 1);
+    w.order = explore_order_parse(eq + 1);
     if (w.line <= 0 || w.order < 0) {
         snprintf(why, size, "--weaken takes FILE:LINE=ORDER, ORDER one of relaxed, consume, acquire, release, "
                  "acq_rel, seq_cst; not %s", spec);
@@ -134,7 +134,7 @@ bool weaken_add(const char *spec, char *why, size_t size)
             ++found;
             written = all[i];
             /* An order only known at run time (a litmus interpreter's) cannot be judged here. */
-            int o = order_parse(all[i]->order);
+            int o = explore_order_parse(all[i]->order);
             weaker += o < 0 || order_weaker(w.order, o);
         }
     if (!found && !near[0]) {
@@ -151,7 +151,7 @@ bool weaken_add(const char *spec, char *why, size_t size)
     if (!weaker) {
         snprintf(why, size, "--weaken %s: %s is not weaker than the %s written at %s:%d (%s), so nothing would "
                  "change; a weaker order is one with fewer of its acquire and release halves",
-                 spec, order_name(w.order), order_name(order_parse(written->order)), w.file, w.line, written->name);
+                 spec, explore_order_name(w.order), explore_order_name(explore_order_parse(written->order)), w.file, w.line, written->name);
         return false;
     }
     if (g_nweaken == 8) {
@@ -178,5 +178,5 @@ void weaken_args(char *buf, size_t size)
     buf[0] = '\0';
     for (int i = 0; i < g_nweaken && len < size; ++i)
         len += (size_t)snprintf(buf + len, size - len, " --weaken %s:%d=%s", g_weaken[i].file, g_weaken[i].line,
-                                order_name(g_weaken[i].order));
+                                explore_order_name(g_weaken[i].order));
 }

@@ -30,12 +30,6 @@ static const char *base(const char *path)
     return slash ? slash + 1 : path;
 }
 
-const char *litmus_order_name(int order)
-{
-    static const char *const names[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
-    return order >= 0 && order <= ORDER_SEQ_CST ? names[order] : "?";
-}
-
 /* What one thread works with: the test, the memory, its registers. */
 typedef struct frame {
     const litmus_test *t;
@@ -62,7 +56,7 @@ static int atomic_op(const frame *f, const explore_site *site, int loc, int orde
  * fence orders it (RC11's sw goes through atomic accesses only). */
 static int plain_op(const frame *f, const explore_site *site, int loc, uintptr_t value)
 {
-    explore_atomic_op op = {.site = site, .obj = f->m->cell[loc], .size = sizeof(int), .order = ORDER_RELAXED,
+    explore_atomic_op op = {.site = site, .obj = f->m->cell[loc], .size = sizeof(int), .order = memory_order_relaxed,
                             .value = value, .plain = true};
     return (int)explore_atomic(&op);
 }

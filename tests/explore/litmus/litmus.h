@@ -43,9 +43,8 @@
 #define LITMUS_MAX_OBSERVED 24  /* registers and locations a final state shows */
 #define LITMUS_MAX_EXPECTED 64  /* "expect" lines */
 
-/* memory_order_relaxed .. memory_order_seq_cst, as <stdatomic.h> numbers them. */
-enum litmus_order { ORDER_RELAXED, ORDER_CONSUME, ORDER_ACQUIRE, ORDER_RELEASE, ORDER_ACQ_REL, ORDER_SEQ_CST };
-const char *litmus_order_name(int order); /* "relaxed" */
+/* An order is a memory_order value of <stdatomic.h>, named and parsed by
+ * the explorer's one table (explore_order_name, explore_order_parse). */
 
 /* ---- memory -------------------------------------------------------------- */
 

@@ -57,8 +57,7 @@ typedef struct run {
     litmus_memory memory;
     outcome_set set;
     bool trace;
-    int check_reduction; /* --check-reduction: 1 against every interleaving, 2 (=sleep) against sleep sets alone */
-    const char *replay; /* --replay ID, or NULL */
+    explore_options options; /* --model, --check-reduction, --replay; spurious failures on */
     const char *graph; /* --graph FILE, or NULL: FILE.N.dot for the N-th state reached */
 } run;
 
@@ -160,7 +159,7 @@ static double now(void)
 }
 
 /* Runs one test; false if its set is not the stated one (with --check). */
-static bool run_test(const litmus_test *t, const char *program, bool check_expected)
+static bool run_test(const litmus_test *t, bool check_expected)
 {
     static const char *const names[] = {"P0", "P1", "P2", "P3"};
     /* Named by its file: the explorer's replay line then reads
@@ -174,15 +173,15 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
     g_run.set.nstates = 0;
     g_run.set.race = false;
     double start = now();
-    if (g_run.replay) { /* one schedule: the explorer prints its trace */
-        explore_run(&s, program, 0, false, g_run.replay);
+    if (g_run.options.replay) { /* one schedule: the explorer prints its trace */
+        explore_run(&s, &g_run.options);
         char state[1024];
         outcome_format(t, g_run.set.values[0], state, sizeof state);
         printf("explore_litmus: %s: this schedule ends in %s\n", t->name, state);
         return true;
     }
     /* .exhaustive: one round with no bound, every schedule once (run.c). */
-    explore_run(&s, program, 0, false, NULL);
+    explore_run(&s, &g_run.options);
     if (!explore_exhaustive()) {
         fprintf(stderr, "%s: the search was not exhaustive (a location with more stores than the model keeps?): "
                         "no result\n", t->path);
@@ -200,12 +199,11 @@ static bool run_test(const litmus_test *t, const char *program, bool check_expec
             graph_path(g_run.graph, map[i] + 1, path, sizeof path);
             printf("Graph %s %d %s\n", t->name, i + 1, path);
         }
-    const char *model = getenv("LOCKSTEP_EXPLORE_MODEL");
-    bool stated = !check_expected || outcome_check(t, &g_run.set, model && strcmp(model, "c11") == 0);
-    if (g_run.check_reduction) { /* last: the other round's states must not change what was printed */
+    bool stated = !check_expected || outcome_check(t, &g_run.set, g_run.options.c11);
+    if (g_run.options.check_reduction) { /* last: the other round's states must not change what was printed */
         g_run.trace = false;
         g_run.graph = NULL;
-        stated &= explore_compare_search(&s, program, g_run.check_reduction == 1) == 0;
+        stated &= explore_compare_search(&s, &g_run.options) == 0;
     }
     return stated;
 }
@@ -223,22 +221,31 @@ int main(int argc, char **argv)
     static litmus_test tests[256];
     int ntests = 0;
     bool check_expected = false, refused = false;
+    char why[1024];
+    if (!explore_options_init(&g_run.options, argv[0], why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", argv[0], why);
+        return 2;
+    }
+    /* A weak compare-exchange may fail spuriously, as in herd7, unless
+     * LOCKSTEP_EXPLORE_SPURIOUS says otherwise. */
+    const char *spurious = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
+    g_run.options.spurious = !spurious || strcmp(spurious, "1") == 0;
+    g_run.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)
             check_expected = true;
         else if (strcmp(argv[i], "--check-reduction") == 0)
-            g_run.check_reduction = 1;
+            g_run.options.check_reduction = EXPLORE_CHECK_EVERY;
         else if (strcmp(argv[i], "--check-reduction=sleep") == 0)
-            g_run.check_reduction = 2;
+            g_run.options.check_reduction = EXPLORE_CHECK_SLEEP;
         else if (strcmp(argv[i], "--trace") == 0)
             g_run.trace = true;
         else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
             g_run.graph = argv[++i];
         else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
-            g_run.replay = argv[++i];
-        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc &&
-                 (strcmp(argv[i + 1], "rc11") == 0 || strcmp(argv[i + 1], "c11") == 0))
-            setenv("LOCKSTEP_EXPLORE_MODEL", argv[++i], 1); /* the explorer's switch (issue 24) */
+            g_run.options.replay = argv[++i];
+        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &g_run.options.c11))
+            ++i;
         else if (argv[i][0] == '-' || ntests == 256)
             return usage(argv[0]);
         else if (!litmus_parse(argv[i], &tests[ntests]) || !runnable(&tests[ntests++]))
@@ -248,12 +255,11 @@ int main(int argc, char **argv)
     }
     if (refused)
         return 2;
-    if (ntests == 0 || (g_run.replay && ntests != 1))
+    if (ntests == 0 || (g_run.options.replay && ntests != 1))
         return usage(argv[0]);
     explore_install_crash_handlers();
-    setenv("LOCKSTEP_EXPLORE_SPURIOUS", "1", 0); /* a weak compare-exchange may fail spuriously, as in herd7 */
     bool all_stated = true;
     for (int i = 0; i < ntests; ++i)
-        all_stated &= run_test(&tests[i], argv[0], check_expected);
+        all_stated &= run_test(&tests[i], check_expected);
     return all_stated ? 0 : 1;
 }

@@ -81,7 +81,7 @@ static expr *atomic_call(parser *p, const call_form *f)
             e->failure = order_argument(p);
         }
     } else {
-        e->order = e->failure = ORDER_SEQ_CST; /* the forms without _explicit */
+        e->order = e->failure = memory_order_seq_cst; /* the forms without _explicit */
     }
     expect(p, ")");
     return e;
@@ -226,7 +226,7 @@ static stmt *store_call(parser *p, int line, bool explicit_order)
         expect(p, ",");
         s->order = order_argument(p);
     } else {
-        s->order = ORDER_SEQ_CST;
+        s->order = memory_order_seq_cst;
     }
     expect(p, ")");
     expect(p, ";");

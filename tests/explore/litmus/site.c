@@ -22,7 +22,7 @@ static void expr_sites(const litmus_test *t, expr *e)
     expr_sites(t, e->a);
     expr_sites(t, e->b);
     const char *object = t->locs[e->loc].name;
-    const char *order = litmus_order_name(e->order);
+    const char *order = explore_order_name(e->order);
     switch (e->kind) {
     case EXPR_LOAD:
         e->site = (explore_site){EXPLORE_LOAD, "load", t->path, e->line, object, order};
@@ -55,13 +55,13 @@ static void stmt_sites(const litmus_test *t, stmt *s)
         switch (s->kind) {
         case STMT_STORE:
             s->site = (explore_site){EXPLORE_STORE, "store", t->path, s->line, t->locs[s->loc].name,
-                                     litmus_order_name(s->order)};
+                                     explore_order_name(s->order)};
             break;
         case STMT_WRITE: /* a plain write: no order (exec.c runs it as a relaxed store) */
             s->site = (explore_site){EXPLORE_STORE, "write", t->path, s->line, t->locs[s->loc].name, NULL};
             break;
         case STMT_FENCE:
-            s->site = (explore_site){EXPLORE_FENCE, "fence", t->path, s->line, "", litmus_order_name(s->order)};
+            s->site = (explore_site){EXPLORE_FENCE, "fence", t->path, s->line, "", explore_order_name(s->order)};
             break;
         case STMT_LOCK:
         case STMT_UNLOCK:
