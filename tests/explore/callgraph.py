@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """callgraph.py OBJECT...: the explorer's files call one another one way.
 
-Reads each object's symbols with nm: the functions and data it defines,
+Reads the objects' symbols with nm (one run): the functions and data it defines,
 and the ones it uses but does not define. File A calls file B when A uses
 a symbol B defines. Prints that graph, one file a line, and exits 1 if it
 has a cycle (a file that calls, directly or through others, a file that
@@ -15,17 +15,23 @@ import sys
 from pathlib import Path
 
 
-def symbols(obj):
-    """(defined, used) symbol names of one object file."""
-    out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
-    defined, used = set(), set()
+def symbols(objects):
+    """{object: (defined, used) symbol names}, from one nm run over them all
+    (nm heads each object's lines with "PATH:" when given several)."""
+    out = subprocess.run(["nm", *map(str, objects)], capture_output=True, text=True, check=True).stdout
+    table = {obj: (set(), set()) for obj in objects}
+    by_name = {str(obj): obj for obj in objects}
+    defined, used = table[objects[0]]
     for line in out.splitlines():
+        if line.endswith(":") and line[:-1] in by_name:
+            defined, used = table[by_name[line[:-1]]]
+            continue
         parts = line.split()
         if len(parts) == 2 and parts[0] == "U":
             used.add(parts[1])
         elif len(parts) == 3 and parts[1] in "TDBRS":
             defined.add(parts[2])
-    return defined, used
+    return table
 
 
 def file_of(obj):
@@ -82,8 +88,7 @@ def bottom_up(graph):
 def call_graph(objects):
     """Each object's file -> the other files whose symbols it uses, sorted."""
     owner, uses = {}, {}
-    for obj in objects:
-        defined, used = symbols(obj)
+    for obj, (defined, used) in symbols(objects).items():
         uses[file_of(obj)] = used
         for name in defined:
             owner[name] = file_of(obj)
