@@ -35,11 +35,17 @@ class Page(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.links, self.ids, self.code, self.stars = [], set(), 0, []
+        self.divs = []  # for each open <div>: is it a line of a code block?
 
     def handle_starttag(self, tag, attrs):
         if tag in ("code", "pre", "script", "style", "td") and self.code >= 0:
             # td: Doxygen's member tables print C declarations (`coro **p`)
             self.code += 1
+        if tag == "div":
+            # A fenced code block's lines: <div class="line">, no <code> around them.
+            line = ("class", "line") in attrs
+            self.divs.append(line)
+            self.code += line
         for name, value in attrs:
             if value is None:
                 continue
@@ -50,6 +56,8 @@ class Page(HTMLParser):
 
     def handle_endtag(self, tag):
         if tag in ("code", "pre", "script", "style", "td") and self.code > 0:
+            self.code -= 1
+        if tag == "div" and self.divs and self.divs.pop():
             self.code -= 1
 
     def handle_data(self, data):
