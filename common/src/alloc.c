@@ -30,9 +30,23 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static _Thread_local slot *t_slot;
 
 /* Fault injection, per thread: the countdown reaches zero on the failing call. */
+static _Thread_local bool t_planned;       /* a failure is planned or in force */
 static _Thread_local uint64_t t_countdown; /* 0: no failure planned */
 static _Thread_local bool t_fail_rest;     /* keep failing once it is reached */
 static _Thread_local bool t_failing;       /* every call fails */
+
+/* The one flag the common path of lockstep_alloc tests: the thread has its
+ * slot and no failure is planned. Kept equal to fast_now() by every write
+ * to t_slot or t_planned. The common path is then one test, the count and
+ * malloc: no register saved across malloc, no stack frame (a lazy task's
+ * await, a frame's allocation and free and little else, costs a nanosecond
+ * less). */
+static _Thread_local bool t_fast;
+
+static bool fast_now(void)
+{
+    return t_slot && !t_planned;
+}
 
 static void bump(_Atomic uint64_t *counter)
 {
@@ -55,6 +69,7 @@ static void retire_slot(void *arg)
         s->next->prev = s->prev;
     pthread_mutex_unlock(&g_lock);
     t_slot = NULL; /* a later TLS destructor that allocates gets a new slot */
+    t_fast = false;
     free(s);
 }
 
@@ -66,7 +81,7 @@ static void make_exit_key(void)
     }
 }
 
-static slot *claim_slot(void)
+static __attribute__((noinline, cold)) slot *claim_slot(void)
 {
     pthread_once(&g_once, make_exit_key);
     slot *s = calloc(1, sizeof *s);
@@ -82,6 +97,7 @@ static slot *claim_slot(void)
     pthread_mutex_unlock(&g_lock);
     pthread_setspecific(g_exit_key, s);
     t_slot = s;
+    t_fast = fast_now();
     return s;
 }
 
@@ -98,10 +114,15 @@ static bool inject_failure(void)
     if (t_countdown == 0 || --t_countdown != 0)
         return false;
     t_failing = t_fail_rest;
+    t_planned = t_fail_rest;
+    t_fast = fast_now();
     return true;
 }
 
-void *lockstep_alloc(size_t size)
+/* The calls off the common path: the thread's first, and every call while a
+ * failure is planned. Out of line (and so are the two below), so that what
+ * the callers inline stays small. */
+static __attribute__((noinline, cold)) void *alloc_slow(size_t size)
 {
     slot *s = my_slot();
     void *p = inject_failure() ? NULL : malloc(size ? size : 1);
@@ -109,11 +130,44 @@ void *lockstep_alloc(size_t size)
     return p;
 }
 
+/* malloc failed after the common path counted an allocation: count a
+ * failure instead. */
+static __attribute__((noinline, cold)) void *recount_as_failure(void)
+{
+    slot *s = t_slot;
+    atomic_store_explicit(&s->allocs, atomic_load_explicit(&s->allocs, memory_order_relaxed) - 1,
+                          memory_order_relaxed);
+    bump(&s->failures);
+    return NULL;
+}
+
+void *lockstep_alloc(size_t size)
+{
+    if (!t_fast)
+        return alloc_slow(size);
+    /* Counted before malloc, so that only its result is live after it. */
+    bump(&t_slot->allocs);
+    void *p = malloc(size ? size : 1);
+    return p ? p : recount_as_failure();
+}
+
+/* A free before the thread's first allocation (it claims the slot). */
+static __attribute__((noinline, cold)) void free_slow(void *p)
+{
+    bump(&my_slot()->frees);
+    free(p);
+}
+
 void lockstep_free(void *p)
 {
+    slot *s = t_slot;
     if (!p)
         return;
-    bump(&my_slot()->frees);
+    if (!s) {
+        free_slow(p);
+        return;
+    }
+    bump(&s->frees);
     free(p);
 }
 
@@ -152,6 +206,8 @@ void lockstep_alloc_fail_nth(uint64_t n)
     t_countdown = n;
     t_fail_rest = false;
     t_failing = false;
+    t_planned = n != 0;
+    t_fast = fast_now();
 }
 
 void lockstep_alloc_fail_after(uint64_t n)
@@ -159,6 +215,8 @@ void lockstep_alloc_fail_after(uint64_t n)
     t_countdown = n + 1;
     t_fail_rest = true;
     t_failing = false;
+    t_planned = true;
+    t_fast = fast_now();
 }
 
 void lockstep_alloc_fail_none(void)

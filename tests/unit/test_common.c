@@ -36,6 +36,7 @@ END_TEST
 
 START_TEST(alloc_fail_nth_fails_once)
 {
+    lockstep_free(lockstep_alloc(8)); /* a thread that has allocated before */
     lockstep_alloc_counts before = lockstep_alloc_totals();
     lockstep_alloc_fail_nth(3);
     void *a = lockstep_alloc(8), *b = lockstep_alloc(8), *c = lockstep_alloc(8), *d = lockstep_alloc(8);
@@ -49,6 +50,34 @@ START_TEST(alloc_fail_nth_fails_once)
     lockstep_alloc_counts after = lockstep_alloc_totals();
     ck_assert_uint_eq(after.allocs - before.allocs, 3);
     ck_assert_uint_eq(after.failures - before.failures, 1);
+}
+END_TEST
+
+/* A sanitizer's allocator reports an impossible size and aborts instead of
+ * returning NULL. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MALLOC_CAN_FAIL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MALLOC_CAN_FAIL 0
+#endif
+#endif
+#ifndef MALLOC_CAN_FAIL
+#define MALLOC_CAN_FAIL 1
+#endif
+
+START_TEST(alloc_counts_a_malloc_failure)
+{
+#if MALLOC_CAN_FAIL
+    volatile size_t too_big = SIZE_MAX; /* no object is that large: malloc returns NULL */
+    lockstep_alloc_counts before = lockstep_alloc_thread();
+    ck_assert_ptr_null(lockstep_alloc(too_big));
+    lockstep_alloc_counts after = lockstep_alloc_thread();
+    ck_assert_uint_eq(after.allocs - before.allocs, 0);
+    ck_assert_uint_eq(after.failures - before.failures, 1);
+#else
+    lockstep_skip_after_checks("a sanitizer's allocator aborts on an impossible size instead of returning NULL");
+#endif
 }
 END_TEST
 
@@ -253,6 +282,7 @@ int main(int argc, char **argv)
     const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
         {alloc_counts_blocks, 1, NULL, 0, "the allocator counts allocations and frees", "common/include/lockstep/alloc.h"},
         {alloc_fail_nth_fails_once, 1, NULL, 0, "lockstep_alloc_fail_nth makes exactly the nth allocation fail, once", "common/include/lockstep/alloc.h"},
+        {alloc_counts_a_malloc_failure, 1, NULL, 0, "a call that malloc itself fails counts as a failure, not an allocation", "common/include/lockstep/alloc.h"},
         {alloc_fail_after_keeps_failing, 1, NULL, 0, "lockstep_alloc_fail_after lets n allocations through, then fails every one", "common/include/lockstep/alloc.h"},
         {alloc_counts_survive_thread_exit, 1, NULL, 0, "a thread's counts stay in the totals after it exits", "common/include/lockstep/alloc.h"},
         {trampoline_keeps_stack_flat, 1, NULL, 0, "coroutines that return the next one to resume run at one stack depth", "common/include/lockstep/coro.h"},
