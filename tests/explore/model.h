@@ -215,6 +215,7 @@ typedef struct step {
     bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange) */
     bool sc;     /* seq_cst */
     bool scenario; /* it touches the scenario's own bookkeeping (explore_unchecked); not run yet: it may */
+    bool ticks;    /* it ticks the scenario's clock (explore_tick); not run yet: it may */
 } step;
 /* What running step `ran` does to a thread asleep before step `asleep`:
  * nothing, wakes it, or limits its read to stores made since it fell
@@ -241,6 +242,7 @@ int path_read(unsigned options, int current, const int *reads_from);
  * that failed only read): its races are judged by it. */
 void path_ran(const step *what);
 void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
+void path_scenario_ticked(void);  /* the running step ticks the scenario's clock (explore_tick) */
 const char *path_error(void);
 /* How a round searches: every interleaving; sleep sets alone (every thread
  * awake at every decision); or sleep sets and source sets (another thread

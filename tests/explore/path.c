@@ -73,6 +73,7 @@ typedef struct decision {
     int cost;          /* preemptions and stale reads in the schedule before this decision */
     unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
     unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
+    unsigned ticked;    /* threads whose step from here ticked the scenario's clock, in some run */
 } decision;
 
 /* The steps of this schedule, each with the vector clock of the order that
@@ -111,6 +112,7 @@ typedef struct path_state {
     bool races; /* source sets: another thread only where a race asks for it */
     unsigned sleep, limited;
     unsigned touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
+    unsigned ticky;  /* asleep or limited threads whose step ticked the scenario's clock */
     int mark[EXPLORE_MAX_THREADS];
     int floor; /* the running operation's oldest store it may read (an event index), -1 any */
     bool blocked;
@@ -169,7 +171,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     int dflt = fallback(kind, awake ? awake : options, current);
     if (st->replay) {
         int c = st->used[kind] < st->nwanted[kind] ? st->wanted[kind][st->used[kind]++] : dflt;
-        *d = (decision){kind, options, 0, c, current, 0, options, 0};
+        *d = (decision){kind, options, 0, c, current, 0, options, 0, 0};
     } else if (st->depth < st->prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
@@ -178,7 +180,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
         unsigned tried = st->blocked ? options : (1u << dflt) | asleep;
         /* a reduced round tries another thread only where a race asks (reverse) */
         unsigned backtrack = st->races && kind == BRANCH_THREAD ? 1u << dflt : options;
-        *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0};
+        *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0, 0};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
@@ -197,7 +199,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
 /* After thread c was chosen: the threads asleep or limited before, and
  * those explored already at this decision (explored: they fall asleep
  * now), each as c's step leaves it (step.c). */
-static void sleep_after(int c, const step *ran, unsigned explored, unsigned touched, const step *steps, int now)
+static void sleep_after(int c, const step *ran, unsigned explored, const decision *d, const step *steps, int now)
 {
     unsigned sleep = 0, limited = 0;
     for (int t = 0; t < EXPLORE_MAX_THREADS; ++t) {
@@ -207,10 +209,12 @@ static void sleep_after(int c, const step *ran, unsigned explored, unsigned touc
         bool asleep = (explored | st->sleep) & bit;
         if (explored & bit) {
             st->mark[t] = now;
-            st->touchy = (st->touchy & ~bit) | (touched & bit);
+            st->touchy = (st->touchy & ~bit) | (d->touched & bit);
+            st->ticky = (st->ticky & ~bit) | (d->ticked & bit);
         }
         step next = steps[t];
         next.scenario = st->touchy & bit; /* as its step did when it was explored */
+        next.ticks = st->ticky & bit;
         switch (step_effect(ran, &next, st->free_mo)) {
         case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
         case STEP_LIMIT: limited |= bit; break;
@@ -227,6 +231,8 @@ static void sleep_after(int c, const step *ran, unsigned explored, unsigned touc
 static bool dependent(const step *a, const step *b)
 {
     if (a->scenario || b->scenario) /* bookkeeping: what it read or wrote is not known */
+        return true;
+    if (a->ticks && b->ticks) /* the scenario's clock: which ticked first */
         return true;
     return step_effect(a, b, st->free_mo) != STEP_KEEP || step_effect(b, a, st->free_mo) != STEP_KEEP;
 }
@@ -323,14 +329,20 @@ void path_ran(const step *what)
 {
     if (!st->chosen.pending)
         return;
-    bool touched = st->chosen.ran.scenario;
+    bool touched = st->chosen.ran.scenario, ticks = st->chosen.ran.ticks;
     st->chosen.ran = *what;
     st->chosen.ran.scenario = touched;
+    st->chosen.ran.ticks = ticks;
 }
 
 void path_scenario_touched(void)
 {
     st->chosen.ran.scenario = true;
+}
+
+void path_scenario_ticked(void)
+{
+    st->chosen.ran.ticks = true;
 }
 
 static void settle(const step *steps)
@@ -339,14 +351,16 @@ static void settle(const step *steps)
         return;
     st->chosen.pending = false;
     dpor_step(st->chosen.thread, &st->chosen.ran, st->chosen.decision);
-    unsigned touched = 0;
+    decision none = {0};
+    decision *d = &none;
     if (st->chosen.decision >= 0) {
-        decision *d = &st->path[st->chosen.decision];
+        d = &st->path[st->chosen.decision];
         if (st->chosen.ran.scenario)
             d->touched |= 1u << st->chosen.thread;
-        touched = d->touched;
+        if (st->chosen.ran.ticks)
+            d->ticked |= 1u << st->chosen.thread;
     }
-    sleep_after(st->chosen.thread, &st->chosen.ran, st->chosen.explored, touched, steps, st->chosen.now);
+    sleep_after(st->chosen.thread, &st->chosen.ran, st->chosen.explored, d, steps, st->chosen.now);
 }
 
 /* Thread q's next step, not run yet, a mutex or condition call or a wait
@@ -360,7 +374,7 @@ static void settle(const step *steps)
 static void race_pending(int q, const step *next)
 {
     step s = *next;
-    s.scenario = false; /* its bookkeeping, if any, is judged when it has run */
+    s.scenario = s.ticks = false; /* its bookkeeping, if any, is judged when it has run */
     uint16_t vc[EXPLORE_MAX_THREADS] = {0};
     if (st->last[q] >= 0)
         memcpy(vc, st->trans[st->last[q]].vc, sizeof vc);
@@ -411,6 +425,7 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
         st->chosen.explored = explored;
         st->chosen.ran = steps[c];
         st->chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
+        st->chosen.ran.ticks = false;     /* (path_scenario_ticked) */
     }
     return c;
 }
@@ -441,7 +456,7 @@ void path_begin_round(int bound, enum search_kind kind, bool free_mo)
 
 void path_begin_schedule(void)
 {
-    st->sleep = st->limited = st->touchy = 0;
+    st->sleep = st->limited = st->touchy = st->ticky = 0;
     st->floor = -1;
     st->chosen.pending = false;
     st->ntrans = 0;

@@ -61,11 +61,10 @@ static int g_set_thread = NO_SETTER;
 /* For FIFO across threads: a clock that ticks at each waiter's start and at
  * each successful suspension. A waiter whose await_suspend had returned true
  * before another waiter even started arrived first, whatever the threads. */
-static int g_clock; /* read and written by every waiter thread: the race check leaves it out (explore_unchecked) */
-/* Whether the waiters tick the clock. Each tick is the scenario's own
- * bookkeeping, which the search must order against every other step
- * (step.c): with four waiters that costs thousands of schedules, so that
- * scenario leaves the clock out and checks FIFO per thread only. */
+static int g_clock; /* ticked by every waiter thread (explore_tick) */
+/* Whether the waiters tick the clock. The search orders the ticks against
+ * each other (step.c): with four waiters that multiplies the schedules, so
+ * that scenario leaves the clock out and checks FIFO per thread only. */
 static bool g_clocked;
 static int g_began_at[MAX_WAITERS];     /* its (first) await began */
 static int g_suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
@@ -98,12 +97,8 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
             f->suspended = true; /* written before self is published */
             int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
-                if (g_clocked) {
-                    explore_unchecked(true); /* the scenario's clock: bookkeeping, not the program */
-                    if (g_suspended_at[id] < 0) /* no scheduling point since the push: nobody ran in between */
-                        g_suspended_at[id] = g_clock++;
-                    explore_unchecked(false);
-                }
+                if (g_clocked && g_suspended_at[id] < 0) /* no scheduling point since the push */
+                    g_suspended_at[id] = explore_tick(&g_clock);
                 return NULL;
             }
             f->suspended = false; /* set meanwhile */
@@ -204,11 +199,8 @@ static void start_waiter(int i)
     explore_note("%s: co_await event", g_names[i]);
     g_started[i] = true;
     g_started_on[i] = explore_self();
-    if (g_clocked) {
-        explore_unchecked(true);
-        g_began_at[i] = g_clock++;
-        explore_unchecked(false);
-    }
+    if (g_clocked)
+        g_began_at[i] = explore_tick(&g_clock);
     lockstep_coro_resume(&g_waiters[i]->coro);
 }
 

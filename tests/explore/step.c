@@ -26,6 +26,10 @@
  *     between explore_unchecked(true) and (false), which the race check
  *     leaves out: what they read is not known here): a step says so once
  *     it has run (path.c remembers it of the steps it has explored);
+ *   - both tick the scenario's clock (explore_tick): which ticked first is
+ *     what the clock tells; a tick reads and writes nothing else, so it
+ *     commutes with every step that does not tick (known, as bookkeeping
+ *     is, once the step has run);
  *   - either is a wait on a scenario's predicate (explore_wait_until):
  *     what the predicate reads is the scenario's, unknown here.
  *
@@ -71,6 +75,8 @@ static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind 
 enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
 {
     if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY || ran->scenario || asleep->scenario)
+        return STEP_WAKE;
+    if (ran->ticks && asleep->ticks)
         return STEP_WAKE;
     if (ran->kind == STEP_LOCAL || asleep->kind == STEP_LOCAL)
         return STEP_KEEP;
