@@ -6,7 +6,8 @@ was built, interleaved: for each workload, one run (one process) of each
 column in turn, --runs rounds, each round starting one column further on.
 A burst of load then lands on every column alike, instead of on the five
 runs of one column, so that the spread of a cell's runs, and the `*` that
-flags a wide one, say how far its median can be trusted.
+flags a wide one, say how far its median can be trusted. Each timed run is
+of a fresh copy of its program (Runner says why).
 
 Prints, at the start, what the operations the workloads are made of cost on
 this machine (--floor, tests/bench/floor.c); then one table (workload rows,
@@ -37,6 +38,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -182,13 +184,25 @@ def describe_rc(rc):
 
 
 class Runner:
-    """Runs programs; keeps what each printed, keyed by what it was, for --save-raw."""
+    """Runs programs; keeps what each printed, keyed by what it was, for --save-raw.
+
+    A timed run (fresh=True) runs a copy of the program made for it. What a
+    program measures depends on where the kernel put its file's pages, not
+    only on its code: on the machine this was written on, one copy of a
+    step 08 benchmark took 20.5 ns per task_suspend in every run, and
+    other copies of the very same file 16; the slow one was fast again once
+    its pages were dropped and read anew. A copy written for each run lands
+    somewhere new, so a cell's median is taken over placements as well as
+    over runs, and no column keeps a lucky or an unlucky one."""
 
     def __init__(self):
         self.raw = []
 
-    def run(self, key, argv):
-        proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace")
+    def run(self, key, argv, fresh=False):
+        with tempfile.TemporaryDirectory(prefix="tour-") as tmp:
+            program = shutil.copy2(argv[0], Path(tmp) / Path(argv[0]).name) if fresh else argv[0]
+            proc = subprocess.run([program, *argv[1:]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                  errors="replace")
         self.raw.append({"key": key, "argv": [str(a) for a in argv], "rc": proc.returncode, "out": proc.stdout})
         return proc.returncode, proc.stdout
 
@@ -204,7 +218,7 @@ class Replay:
         for entry in json.loads(Path(path).read_text()):
             self.queues[entry["key"]].append(entry)
 
-    def run(self, key, argv):
+    def run(self, key, argv, fresh=False):
         entry = self.queues[key].pop(0)
         return entry["rc"], entry["out"]
 
@@ -295,7 +309,8 @@ def run_interleaved(runner, names, columns, programs, runs, n):
                 cell = cells[w][i]
                 if cell.status and not cell.ran_ok():  # lacks it, crashed or failed: not again
                     continue
-                rc, out = runner.run(f"{columns[i]}: {name}", [programs[i], "-n", str(n), "-r", "1", f"{name}$"])
+                rc, out = runner.run(f"{columns[i]}: {name}", [programs[i], "-n", str(n), "-r", "1", f"{name}$"],
+                                     fresh=True)
                 parse_run(cell, name, rc, out)
     return cells
 
