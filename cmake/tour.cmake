@@ -7,8 +7,11 @@
 # how). The tour needs a C compiler and Python 3, not Check.
 #
 # -DLOCKSTEP_PEER_BENCH=/path/to/other_bench adds one more column: any
-# program with the benchmark's options and report line.
+# program with the benchmark's options and report line, named
+# -DLOCKSTEP_PEER_NAME=cppcoro (say what it is), and a table of every
+# column over it.
 set(LOCKSTEP_PEER_BENCH "" CACHE FILEPATH "Another benchmark with bench.c's options and report line, for one more column in the tour")
+set(LOCKSTEP_PEER_NAME "peer" CACHE STRING "The name of that column (e.g. cppcoro)")
 set(LOCKSTEP_TOUR_RUNS 5 CACHE STRING "Runs (processes) per workload and column in the tour")
 set(LOCKSTEP_TOUR_N 1000000 CACHE STRING "Operations per timed pass in the tour")
 
@@ -26,7 +29,7 @@ if(TARGET bench_cxx)
   list(APPEND benches bench_cxx)
 endif()
 if(LOCKSTEP_PEER_BENCH)
-  list(APPEND tour_args --peer "${LOCKSTEP_PEER_BENCH}")
+  list(APPEND tour_args --peer "${LOCKSTEP_PEER_BENCH}" --peer-name "${LOCKSTEP_PEER_NAME}")
 endif()
 
 # The floor (bench_floor) and the counting builds (bench_count_stepNN).

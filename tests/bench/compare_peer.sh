@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
-# Optional, for a reader who has another C++ transcription of the articles
-# with this benchmark's options and report line (a directory whose Makefile
-# builds ./peer_bench): builds it and runs the tour with its column, "C++
-# peer", beside the steps and the repository's own C++ column, interleaved
-# workload by workload in the same session.
+# Optional: the tour with one more column, another program with this
+# benchmark's options and report line, run interleaved with the steps and
+# the repository's own C++ column, workload by workload, in one session,
+# and a table of every column over it.
 #
-#   tests/bench/compare_peer.sh /path/to/that/directory [RUNS [N]]
+#   tests/bench/compare_peer.sh PEER [RUNS [N [NAME]]]
 #
-# Its sources are copied into build/peer (nothing of it is kept in this
-# repository).
+# PEER is either a built program (e.g. the workloads built on cppcoro:
+# .../cppcoro_bench_st, named "cppcoro" from its file name), or a directory
+# with another C++ transcription of the articles whose Makefile builds
+# ./peer_bench (named "C++ peer"); its sources are copied into build/peer.
+# NAME overrides the column's name. Nothing of the peer is kept in this
+# repository.
 set -euo pipefail
-peer_src=${1:?usage: $0 /path/to/peer/directory [RUNS [N]]}
+peer=${1:?usage: $0 PEER_PROGRAM_OR_DIRECTORY [RUNS [N [NAME]]]}
 runs=${2:-5}
 n=${3:-1000000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work="$root/build/peer"
-rm -rf "$work"
-mkdir -p "$work"
-cp -R "$peer_src"/. "$work"/
-chmod -R u+w "$work"
-make -C "$work" peer_bench
+if [ -d "$peer" ]; then
+    work="$root/build/peer"
+    rm -rf "$work"
+    mkdir -p "$work"
+    cp -R "$peer"/. "$work"/
+    chmod -R u+w "$work"
+    make -C "$work" peer_bench
+    program="$work/peer_bench"
+    name=${4:-C++ peer}
+else
+    program=$(cd "$(dirname "$peer")" && pwd)/$(basename "$peer")
+    base=$(basename "$peer")
+    name=${4:-${base%%_bench*}}
+fi
 cd "$root"
-cmake --preset tour -DLOCKSTEP_PEER_BENCH="$work/peer_bench" -DLOCKSTEP_TOUR_RUNS="$runs" -DLOCKSTEP_TOUR_N="$n"
+cmake --preset tour -DLOCKSTEP_PEER_BENCH="$program" -DLOCKSTEP_PEER_NAME="$name" \
+      -DLOCKSTEP_TOUR_RUNS="$runs" -DLOCKSTEP_TOUR_N="$n"
 cmake --build --preset tour

@@ -14,7 +14,9 @@ this machine (--floor, tests/bench/floor.c); then one table (workload rows,
 step columns, the median ns/op), the spread of the runs, a check of the
 columns whose code is identical, what each workload is made of on each step
 in those operations (counted by --counter, the steps built again with
-tests/bench/count_hook.h) and each cell's ratio to that floor. The terminal
+tests/bench/count_hook.h) and each cell's ratio to that floor; with --peer
+(another program, e.g. cppcoro's workloads, named by --peer-name), each
+column's median over the peer's. The terminal
 tables are padded to fit --width columns (or $COLUMNS); the same goes to
 OUT_DIR/tour.md as Markdown, every figure to OUT_DIR/tour.csv, and a bar
 chart to OUT_DIR/tour.svg when gnuplot is installed.
@@ -57,7 +59,7 @@ FLOOR_NAMES = {"fetch_add": "fetch_op", "mutex_pair": "mutex"}
 COUNTED_KINDS = ["exchange", "compare_exchange", "fetch_op", "mutex", "cond", "alloc", "free", "load", "store"]
 COMPONENTS = ["task", "event", "sequencer"]
 CXX_COLUMN = "C++ (articles)"
-PEER_COLUMN = "C++ peer"
+PEER_COLUMN = "peer"  # --peer-name renames it (cppcoro, ...)
 
 
 # ---- numbers -----------------------------------------------------------------
@@ -528,15 +530,50 @@ def main_tables(report, tour):
                    "the floor too. Trust a difference between two cells only where their spreads do not overlap, and "
                    "run the tour again on a quiet machine for figures worth keeping.")
     report.say("-: the step lacks the component.")
-    if any(c.status.startswith("crashed") for row in tour.cells for c in row):
-        report.say("crashed (stack overflow): the articles' task_sequencer resumes each queued task inside its "
-                   "predecessor's completion, so a 1,000,000-task backlog nests a million frames deep and overflows "
-                   "the stack (erratum 5 in docs/ERRATA.md). Step 06 drains any backlog in constant stack.")
+    crash_notes(report, tour)
     report.say("")
     if tour.runs > 1:
         rows = [header] + [[name] + tour.spreads[w] for w, name in enumerate(tour.names)]
         report.table(f"Spread: the fastest and the slowest of the {tour.runs} runs, ns/op. The runs of all columns "
                      "were interleaved, so load fell on every column alike.", rows)
+
+
+def crash_notes(report, tour):
+    """Why a column crashed, where the tour knows: the articles' C++ (erratum 5); a peer's own program."""
+    crashed = [i for i in range(len(tour.columns)) if any(row[i].status.startswith("crashed") for row in tour.cells)]
+    for i in crashed:
+        if tour.columns[i] == CXX_COLUMN:
+            report.say("crashed in C++: the articles' task_sequencer resumes each queued task inside its "
+                       "predecessor's completion, so a 1,000,000-task backlog nests a million frames deep and "
+                       "overflows the stack (erratum 5 in docs/ERRATA.md). Step 06 drains any backlog in constant "
+                       "stack.")
+        elif i >= tour.nsteps:
+            report.say(f"crashed in {tour.short[i]}: that program's own crash, as it reported it (its output: "
+                       "--save-raw); the tour does not know its code.")
+
+
+def peer_section(report, tour):
+    """Each column's median over the peer's, when there is a peer: the table a reader compares with."""
+    peer = len(tour.columns) - 1
+    if peer < tour.nsteps or tour.columns[peer] == CXX_COLUMN:
+        return
+    name = tour.short[peer]
+    rows = [["workload"] + tour.short[:peer] + ["best step", "best / " + name]]
+    for w, wname in enumerate(tour.names):
+        base = tour.stats[w][peer]
+        cells = [over(tour.stats[w][i], base) for i in range(peer)]
+        timed = [(tour.stats[w][i].med, i) for i in range(tour.nsteps) if tour.stats[w][i]]
+        best = min(timed) if timed else None
+        rows.append([wname] + cells + ([tour.short[best[1]], over(tour.stats[w][best[1]], base)] if best else ["-", "-"]))
+    report.table(f"Each column over {name}: its median divided by {name}'s, in the same run (below 1.00: faster). "
+                 "Two cells differ beyond the noise only where their spreads (above) do not overlap.", rows)
+
+
+def over(st, base):
+    """A median over another, two decimals, or '-' when either is missing."""
+    if not (st and base and base.med > 0):
+        return "-"
+    return from_fixed(st.med * 1000 // base.med, 3, 2)
 
 
 def made_sections(report, tour):
@@ -667,6 +704,7 @@ def parse_args():
     p.add_argument("--step-dir", action="append", default=[], metavar="DIR", help="its step's directory")
     p.add_argument("--cxx", help="the articles' C++ benchmark (tests/bench/cxx), a column")
     p.add_argument("--peer", help="any program with bench.c's options and report line, one more column")
+    p.add_argument("--peer-name", default=PEER_COLUMN, help="that column's name (default: peer), e.g. cppcoro")
     p.add_argument("--floor", help="bench_floor: what each operation costs alone")
     p.add_argument("--counter", action="append", default=[], metavar="PROGRAM", help="a step's counting build (one per step)")
     p.add_argument("--runs", type=int, default=5, help="runs (processes) per workload and column")
@@ -687,7 +725,7 @@ def parse_args():
 def columns_of(args):
     """(column names, their short headers, their programs): the steps, then the C++ column(s)."""
     columns, short, programs = list(args.step), [s[:2] for s in args.step], list(args.bench)
-    for name, head, program in ((CXX_COLUMN, "C++", args.cxx), (PEER_COLUMN, "peer", args.peer)):
+    for name, head, program in ((CXX_COLUMN, "C++", args.cxx), (args.peer_name, args.peer_name, args.peer)):
         if program:
             columns.append(name)
             short.append(head)
@@ -712,6 +750,7 @@ def main():
     tour.summarise()
 
     main_tables(report, tour)
+    peer_section(report, tour)
     identical_section(report, tour)
     if have_counts:
         made_sections(report, tour)
