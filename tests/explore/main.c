@@ -114,7 +114,14 @@ int main(int argc, char **argv)
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
-    long n = explore_run(s, &o);
+    /* The scenario's state, zeroed as file-scope variables would be, the
+     * same block for every round (and for the oracle's round after them). */
+    void *ctx = calloc(1, explore_context_size ? explore_context_size : 1);
+    if (!ctx) {
+        fprintf(stderr, "%s: out of memory for the scenario's context\n", program);
+        return 2;
+    }
+    long n = explore_run(s, &o, ctx);
     long e = explore_executions();
     if (!o.replay && explore_exhaustive() && !o.bound_is_hard)
         printf("explore: %ld execution%s, %ld schedule%s explored (partial-order reduced: every execution, with no "
@@ -131,7 +138,7 @@ int main(int argc, char **argv)
         printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
-    if (o.check_reduction && explore_compare_search(s, &o) != 0)
-        return 1;
-    return 0;
+    int status = o.check_reduction && explore_compare_search(s, &o, ctx) != 0 ? 1 : 0;
+    free(ctx);
+    return status;
 }
