@@ -18,6 +18,7 @@
  * binary, or no weaker order, is bad usage), 77 the scenario needs a later step.
  */
 #include "explore.h"
+#include "skip_log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static int usage(const char *program)
 /* A scenario this step does not have: "SKIPPED: <test>: <why>", and, when
  * ctest runs us (LOCKSTEP_SKIP_LOG, see CTestCustom.cmake.in), the same
  * line appended to the run's list of skips, which ctest prints after its
- * summary (as check_main.c does for a unit test). The one place that
+ * summary (skip_log.c, as for a unit test). The one place that
  * decides which steps a scenario applies to: CMake registers every one. */
 static int skip(const explore_scenario *s)
 {
@@ -46,12 +47,7 @@ static int skip(const explore_scenario *s)
         snprintf(line, sizeof line, "step%02d.explore.%s.%s: applies up to step %02d: %s", explore_step,
                  explore_component, s->name, s->max_step, s->max_why);
     printf("SKIPPED: %s\n", line);
-    const char *log = getenv("LOCKSTEP_SKIP_LOG");
-    FILE *f = log && *log ? fopen(log, "a") : NULL;
-    if (f) {
-        fprintf(f, "%s\n", line);
-        fclose(f);
-    }
+    lockstep_skip_log(line);
     return 77;
 }
 
