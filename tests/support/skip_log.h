@@ -2,7 +2,7 @@
  * The run's list of skips: every test that reports itself skipped (exit 77)
  * appends its line here, and ctest prints the list after its summary
  * (CTestCustom.cmake.in), so that a skip is never silent. Shared by the
- * Check runner (check_main.c) and the explorer's (tests/explore/main.c).
+ * Check runner (check_main.c) and the explorer's (tests/explore/run/main.c).
  */
 #ifndef LOCKSTEP_SKIP_LOG_H
 #define LOCKSTEP_SKIP_LOG_H
