@@ -166,7 +166,7 @@ def cited_file(repo, base, prefix, this, name):
     rest = prefix.split(this + "/", 1)[1] if this + "/" in prefix else ""
     candidates = [base / rest / name, base / "src" / name, base / "include" / "lockstep" / name,
                   repo / "common" / "include" / "lockstep" / name,  # every step's coro.h
-                  repo / "tests" / "explore" / name]  # a scenario's own allocation
+                  repo / "tests" / "explore" / "scenarios" / name]  # a scenario's own allocation
     return next((c for c in candidates if c.is_file()), None)
 
 

@@ -5,14 +5,21 @@ Reads the objects' symbols with nm (one run): the functions and data it defines,
 and the ones it uses but does not define. File A calls file B when A uses
 a symbol B defines. Prints that graph, one file a line, and exits 1 if it
 has a cycle (a file that calls, directly or through others, a file that
-calls it back), naming the files of each cycle; else prints the files from
-the bottom up, each after every file it calls. The README's "How it works"
-gives the layering this keeps. Standard library only.
+calls it back), naming the files of each cycle, or if a file calls a file
+in a folder above its own (LAYERS, REFERENCE.md's "The calls go one way"),
+naming both; else prints the files from the bottom up, each after every
+file it calls. Standard library only.
 """
 import argparse
 import subprocess
 import sys
 from pathlib import Path
+
+
+# The explorer's folders from the bottom up: a file calls files of its own
+# folder and of the folders before it, never one after it. An object in no
+# folder of these (common's coro.c, executor.c) is checked for cycles only.
+LAYERS = ("core", "search", "model", "scheduler", "memory", "hooks", "report", "run")
 
 
 def symbols(objects):
@@ -35,8 +42,22 @@ def symbols(objects):
 
 
 def file_of(obj):
-    """"build/.../thread.c.o" -> "thread.c"."""
-    return obj.stem if obj.suffix == ".o" else obj.name
+    """"build/.../scheduler/thread.c.o" -> "scheduler/thread.c" (its folder
+    and name, as in the source tree), "coro.c" outside LAYERS' folders."""
+    name = obj.stem if obj.suffix == ".o" else obj.name
+    return f"{obj.parent.name}/{name}" if obj.parent.name in LAYERS else name
+
+
+def layer_of(f):
+    """"scheduler/thread.c" -> its place in LAYERS; None outside them."""
+    folder = f.split("/")[0] if "/" in f else None
+    return LAYERS.index(folder) if folder in LAYERS else None
+
+
+def upward_calls(graph):
+    """(caller, callee) for each call into a folder above the caller's."""
+    return [(f, g) for f in sorted(graph) for g in graph[f]
+            if layer_of(f) is not None and layer_of(g) is not None and layer_of(g) > layer_of(f)]
 
 
 def cycles(graph):
@@ -96,8 +117,8 @@ def call_graph(objects):
 
 
 def print_graph(graph):
-    for f in sorted(graph):
-        print(f"{f:14} calls {' '.join(graph[f]) or '(none of the others)'}")
+    for f in sorted(graph, key=lambda f: (layer_of(f) if layer_of(f) is not None else -1, f)):
+        print(f"{f:22} calls {' '.join(graph[f]) or '(none of the others)'}")
 
 
 def parse_args():
@@ -114,9 +135,12 @@ def main():
     found = cycles(graph)
     for component in found:
         print(f"callgraph: FAILED: a call cycle among {', '.join(component)}")
-    if found:
+    upward = upward_calls(graph)
+    for f, g in upward:
+        print(f"callgraph: FAILED: {f} calls {g}, in a folder above its own ({' < '.join(LAYERS)})")
+    if found or upward:
         return 1
-    print("callgraph: no call cycle; from the bottom up: " + " ".join(bottom_up(graph)))
+    print("callgraph: no call cycle, no call into a folder above; from the bottom up: " + " ".join(bottom_up(graph)))
     return 0
 
 

@@ -34,11 +34,15 @@ typedef struct explore_scenario {
     const char *about; /* one sentence, printed with the result */
     int nthreads;
     const char *thread_names[EXPLORE_MAX_THREADS];
-    void (*threads[EXPLORE_MAX_THREADS])(void);
-    void (*begin)(void);   /* optional: before each round of the search (run.c) */
-    void (*setup)(void);   /* before the threads start, on the main thread */
-    void (*check)(void);   /* after every thread has finished: invariants, cleanup */
-    void (*summary)(void); /* optional: after the last round, invariants over all its schedules */
+    /* Every callback gets the scenario's context: the one value holding its
+     * state, as pthread_create's start routine gets its argument
+     * (explore_run's ctx; main.c passes a zeroed block of
+     * explore_context_size bytes, the same one for the whole search). */
+    void (*threads[EXPLORE_MAX_THREADS])(void *ctx);
+    void (*begin)(void *ctx);   /* optional: before each round of the search (run.c) */
+    void (*setup)(void *ctx);   /* before the threads start, on the main thread */
+    void (*check)(void *ctx);   /* after every thread has finished: invariants, cleanup */
+    void (*summary)(void *ctx); /* optional: after the last round, invariants over all its schedules */
     int preemptions;       /* optional: the unreduced rounds of increasing bound, to this one, as --preemptions
                             * does (which overrides it); unset, the search is reduced and has no bound (run.c) */
     bool exhaustive;       /* optional: the reduced round alone, without the short rounds first (a litmus test) */
@@ -47,13 +51,14 @@ typedef struct explore_scenario {
     /* Optional, and the last member: when set, a data race calls it with the
      * report and the schedule goes on, instead of failing (herd7 reports a
      * race as a flag of the execution, a litmus front end does the same). */
-    void (*on_race)(const char *what);
+    void (*on_race)(void *ctx, const char *what);
 } explore_scenario;
 
 /* Defined by each scenario source (scenario_task.c, scenario_event.c, scenario_sequencer.c). */
 extern const explore_scenario explore_scenarios[];
 extern const size_t explore_nscenarios;
 extern const char *const explore_component;
+extern const size_t explore_context_size; /* the size of its scenarios' context (main.c allocates it) */
 extern const int explore_step; /* LOCKSTEP_STEP of the build */
 
 /* How the scenario source prints the values of its step's fields
@@ -101,10 +106,11 @@ bool explore_freed(const volatile void *p);
  * allocator: per calling thread, the n-th allocation from now fails (its
  * trace line says so). Reset before each schedule. */
 
-/* Blocks the calling scenario thread until ready() is true (a scheduling
- * point: the thread is simply not runnable until then). For an order the
- * scenario needs, e.g. "complete only after the awaiter was destroyed". */
-void explore_wait_until(bool (*ready)(void), const char *what);
+/* Blocks the calling scenario thread until ready(arg) is true (a
+ * scheduling point: the thread is simply not runnable until then). For an
+ * order the scenario needs, e.g. "complete only after the awaiter was
+ * destroyed"; arg is the caller's (its context). */
+void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what);
 
 /* Between explore_unchecked(true) and (false), the calling thread's plain
  * accesses are the scenario observing, not the program: the race check
@@ -243,22 +249,24 @@ bool explore_options_init(explore_options *o, const char *program, char *why, si
 bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false if neither */
 
 /* Explores s in rounds (run.c), or replays o->replay; returns how many
- * schedules the last round ran. A scenario marked .exhaustive, with
- * bound_is_hard false, runs one round with no bound (the bound is unused).
- * Not thread safe. */
-long explore_run(const explore_scenario *s, const explore_options *o);
+ * schedules the last round ran. ctx is passed to each of s's callbacks
+ * (the caller's: the scenario's state, kept across the rounds and
+ * schedules). A scenario marked .exhaustive, with bound_is_hard false,
+ * runs one round with no bound (the bound is unused). Not thread safe. */
+long explore_run(const explore_scenario *s, const explore_options *o, void *ctx);
 bool explore_exhaustive(void); /* the last round skipped no schedule for the bound */
 /* The reduction's oracle, after explore_run's reduced search (not bounded,
  * not a replay): runs s once more with no bound, over every interleaving
  * (o->check_reduction EXPLORE_CHECK_EVERY) or with sleep sets alone over
  * the classic dependence (EXPLORE_CHECK_SLEEP: the
  * reduction proved in 1996, for tests too big for every interleaving),
+ * with ctx as explore_run has it,
  * and compares the two sets of
  * executions. Prints the sizes and the schedule of each execution (up to
  * 5) the reduced search did not meet. Returns how many executions one set
  * has and the other not: 0 when the reduction lost nothing. Not thread
  * safe (as explore_run). */
-long explore_compare_search(const explore_scenario *s, const explore_options *o);
+long explore_compare_search(const explore_scenario *s, const explore_options *o, void *ctx);
 int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */

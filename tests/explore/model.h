@@ -178,7 +178,7 @@ bool psc_allows(const event *e, const location_choice *c);
 
 /* ---- datarace.c: the data-race check --------------------------------------- */
 
-void datarace_reset(void (*on_race)(const char *what)); /* on_race: the scenario's, or NULL to fail */
+void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx); /* on_race: the scenario's, or NULL to fail */
 void datarace_plain(int thread, const volatile void *p, size_t size, bool write, const void *pc);
 void datarace_atomic(int thread, const event *e, size_t size, bool wrote);
 void datarace_init(int thread, const event *init, size_t size);
@@ -287,7 +287,7 @@ void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthrea
 int thread_wake(pthread_cond_t *c, bool all);                    /* how many it woke */
 void thread_hold(pthread_mutex_t *m, int owner, int lock_event);
 void thread_release(pthread_mutex_t *m);
-void thread_setup(const explore_scenario *s); /* before the scenario's setup */
+void thread_setup(const explore_scenario *s, void *ctx); /* before the scenario's setup; ctx: its threads' argument */
 void thread_run_all(void);        /* starts the threads, runs them to their end, joins them */
 void thread_end_schedule(void);
 bool thread_running(void);        /* a schedule is being run (setup, threads, checks) */

@@ -1,5 +1,6 @@
 #include "check_main.h"
 
+#include "skip_log.h"
 #include "timing.h"
 
 #include "lockstep/alloc.h"
@@ -72,12 +73,7 @@ static void report_skip(const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     printf("SKIPPED %s\n", line);
-    const char *log = getenv("LOCKSTEP_SKIP_LOG");
-    FILE *f = log && *log ? fopen(log, "a") : NULL;
-    if (f) {
-        fprintf(f, "%s\n", line);
-        fclose(f);
-    }
+    lockstep_skip_log(line);
 }
 
 static void print_skip(const char *suite, int step, const lockstep_case *c)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """graph_check.py EXPLORE_LITMUS TESTS_DIR: the execution graphs draw what
-the litmus chapter says they draw (tests/explore/graph.c).
+the litmus chapter says they draw (tests/explore/report/graph.c).
 
 Runs explore_litmus --graph on a few litmus files and reads the Graphviz it
 writes: a mutex's unlock joined to the next lock by a synchronizes-with

@@ -61,22 +61,28 @@ typedef struct run {
     const char *graph; /* --graph FILE, or NULL: FILE.N.dot for the N-th state reached */
 } run;
 
-/* The scenario's functions take no argument: the run they work on is this one. */
-static run g_run;
+/* Each scenario function gets the run it works on as its context (main's). */
 
-static void thread0(void) { litmus_run_thread(g_run.t, &g_run.memory, 0); }
-static void thread1(void) { litmus_run_thread(g_run.t, &g_run.memory, 1); }
-static void thread2(void) { litmus_run_thread(g_run.t, &g_run.memory, 2); }
-static void thread3(void) { litmus_run_thread(g_run.t, &g_run.memory, 3); }
-
-static void begin(void)
+/* Litmus thread Pn is scenario thread n. */
+static void thread(void *ctx)
 {
-    /* Before the search's one round (.exhaustive): its schedules are counted afresh. */
-    for (int i = 0; i < g_run.set.nstates; ++i)
-        g_run.set.schedules[i] = g_run.set.executions[i] = 0;
+    run *r = ctx;
+    litmus_run_thread(r->t, &r->memory, explore_self());
 }
 
-static void setup(void) { litmus_memory_setup(g_run.t, &g_run.memory); }
+static void begin(void *ctx)
+{
+    run *r = ctx;
+    /* Before the search's one round (.exhaustive): its schedules are counted afresh. */
+    for (int i = 0; i < r->set.nstates; ++i)
+        r->set.schedules[i] = r->set.executions[i] = 0;
+}
+
+static void setup(void *ctx)
+{
+    run *r = ctx;
+    litmus_memory_setup(r->t, &r->memory);
+}
 
 /* "g.dot" -> "g.3.dot" */
 static void graph_path(const char *path, int n, char *buf, size_t size)
@@ -88,49 +94,51 @@ static void graph_path(const char *path, int n, char *buf, size_t size)
     snprintf(buf, size, "%.*s.%d%s", (int)(dot - path), path, n, dot);
 }
 
-static void first_reached(int index, const int *values)
+static void first_reached(const run *r, int index, const int *values)
 {
     char state[1024];
-    outcome_format(g_run.t, values, state, sizeof state);
-    if (g_run.trace) {
+    outcome_format(r->t, values, state, sizeof state);
+    if (r->trace) {
         char id[512];
         explore_schedule_id(id, sizeof id);
-        printf("explore_litmus: %s: %s first reached by schedule %s (--replay %s):\n", g_run.t->name, state, id,
+        printf("explore_litmus: %s: %s first reached by schedule %s (--replay %s):\n", r->t->name, state, id,
                id);
         explore_trace_print();
         printf("\n");
     }
-    if (g_run.graph) {
+    if (r->graph) {
         char path[1024];
-        graph_path(g_run.graph, index + 1, path, sizeof path);
+        graph_path(r->graph, index + 1, path, sizeof path);
         explore_write_graph(path);
-        printf("explore_litmus: %s: %s: execution graph in %s\n", g_run.t->name, state, path);
+        printf("explore_litmus: %s: %s: execution graph in %s\n", r->t->name, state, path);
     }
 }
 
-static void check(void)
+static void check(void *ctx)
 {
-    const litmus_test *t = g_run.t;
+    run *r = ctx;
+    const litmus_test *t = r->t;
     int values[LITMUS_MAX_OBSERVED];
     for (int i = 0; i < t->nshown; ++i)
-        values[i] = litmus_final_value(t, &g_run.memory, t->shown[i]);
-    litmus_memory_free(t, &g_run.memory);
+        values[i] = litmus_final_value(t, &r->memory, t->shown[i]);
+    litmus_memory_free(t, &r->memory);
     bool added;
-    int i = outcome_add(&g_run.set, t->nshown, values, &added);
+    int i = outcome_add(&r->set, t->nshown, values, &added);
     if (i < 0)
         explore_fail("litmus", "more than %d final states", OUTCOME_MAX_STATES);
-    ++g_run.set.schedules[i];
-    g_run.set.executions[i] += explore_execution_is_new(); /* herd counts executions */
+    ++r->set.schedules[i];
+    r->set.executions[i] += explore_execution_is_new(); /* herd counts executions */
     if (added)
-        first_reached(i, values);
+        first_reached(r, i, values);
 }
 
 /* A data race is herd's undefined behaviour: flagged, and the search goes on. */
-static void on_race(const char *what)
+static void on_race(void *ctx, const char *what)
 {
-    if (!g_run.set.race)
-        snprintf(g_run.set.race_report, sizeof g_run.set.race_report, "%s", what);
-    g_run.set.race = true;
+    run *r = ctx;
+    if (!r->set.race)
+        snprintf(r->set.race_report, sizeof r->set.race_report, "%s", what);
+    r->set.race = true;
 }
 
 /* ---- what the model can run --------------------------------------------------------------- */
@@ -159,51 +167,51 @@ static double now(void)
 }
 
 /* Runs one test; false if its set is not the stated one (with --check). */
-static bool run_test(const litmus_test *t, bool check_expected)
+static bool run_test(run *r, const litmus_test *t, bool check_expected)
 {
     static const char *const names[] = {"P0", "P1", "P2", "P3"};
     /* Named by its file: the explorer's replay line then reads
      * "explore_litmus tests/MP.litmus --replay ID", which works. */
     explore_scenario s = {.name = t->path, .min_step = 1, .about = t->name, .nthreads = t->nthreads,
-                          .threads = {thread0, thread1, thread2, thread3}, .begin = begin, .setup = setup,
+                          .threads = {thread, thread, thread, thread}, .begin = begin, .setup = setup,
                           .check = check, .exhaustive = true, .on_race = on_race};
     for (int i = 0; i < t->nthreads; ++i)
         s.thread_names[i] = names[i];
-    g_run.t = t;
-    g_run.set.nstates = 0;
-    g_run.set.race = false;
+    r->t = t;
+    r->set.nstates = 0;
+    r->set.race = false;
     double start = now();
-    if (g_run.options.replay) { /* one schedule: the explorer prints its trace */
-        explore_run(&s, &g_run.options);
+    if (r->options.replay) { /* one schedule: the explorer prints its trace */
+        explore_run(&s, &r->options, r);
         char state[1024];
-        outcome_format(t, g_run.set.values[0], state, sizeof state);
+        outcome_format(t, r->set.values[0], state, sizeof state);
         printf("explore_litmus: %s: this schedule ends in %s\n", t->name, state);
         return true;
     }
     /* .exhaustive: one round with no bound, every schedule once (run.c). */
-    explore_run(&s, &g_run.options);
+    explore_run(&s, &r->options, r);
     if (!explore_exhaustive()) {
         fprintf(stderr, "%s: the search was not exhaustive (a location with more stores than the model keeps?): "
                         "no result\n", t->path);
         exit(2);
     }
     int map[OUTCOME_MAX_STATES];
-    outcome_sort(t, &g_run.set, map);
-    outcome_print(t, &g_run.set, now() - start);
-    if (g_run.set.race)
+    outcome_sort(t, &r->set, map);
+    outcome_print(t, &r->set, now() - start);
+    if (r->set.race)
         printf("explore_litmus: %s: undefined behaviour, the first data race found: %s\n", t->name,
-               g_run.set.race_report);
-    if (g_run.graph)
-        for (int i = 0; i < g_run.set.nstates; ++i) {
+               r->set.race_report);
+    if (r->graph)
+        for (int i = 0; i < r->set.nstates; ++i) {
             char path[1024];
-            graph_path(g_run.graph, map[i] + 1, path, sizeof path);
+            graph_path(r->graph, map[i] + 1, path, sizeof path);
             printf("Graph %s %d %s\n", t->name, i + 1, path);
         }
-    bool stated = !check_expected || outcome_check(t, &g_run.set, g_run.options.c11);
-    if (g_run.options.check_reduction) { /* last: the other round's states must not change what was printed */
-        g_run.trace = false;
-        g_run.graph = NULL;
-        stated &= explore_compare_search(&s, &g_run.options) == 0;
+    bool stated = !check_expected || outcome_check(t, &r->set, r->options.c11);
+    if (r->options.check_reduction) { /* last: the other round's states must not change what was printed */
+        r->trace = false;
+        r->graph = NULL;
+        stated &= explore_compare_search(&s, &r->options, r) == 0;
     }
     return stated;
 }
@@ -219,32 +227,33 @@ static int usage(const char *program)
 int main(int argc, char **argv)
 {
     static litmus_test tests[256];
+    static run r; /* the run each test works on, its scenario's context (big: static) */
     int ntests = 0;
     bool check_expected = false, refused = false;
     char why[1024];
-    if (!explore_options_init(&g_run.options, argv[0], why, sizeof why)) {
+    if (!explore_options_init(&r.options, argv[0], why, sizeof why)) {
         fprintf(stderr, "%s: %s\n", argv[0], why);
         return 2;
     }
     /* A weak compare-exchange may fail spuriously, as in herd7, unless
      * LOCKSTEP_EXPLORE_SPURIOUS says otherwise. */
     const char *spurious = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
-    g_run.options.spurious = !spurious || strcmp(spurious, "1") == 0;
-    g_run.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
+    r.options.spurious = !spurious || strcmp(spurious, "1") == 0;
+    r.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)
             check_expected = true;
         else if (strcmp(argv[i], "--check-reduction") == 0)
-            g_run.options.check_reduction = EXPLORE_CHECK_EVERY;
+            r.options.check_reduction = EXPLORE_CHECK_EVERY;
         else if (strcmp(argv[i], "--check-reduction=sleep") == 0)
-            g_run.options.check_reduction = EXPLORE_CHECK_SLEEP;
+            r.options.check_reduction = EXPLORE_CHECK_SLEEP;
         else if (strcmp(argv[i], "--trace") == 0)
-            g_run.trace = true;
+            r.trace = true;
         else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
-            g_run.graph = argv[++i];
+            r.graph = argv[++i];
         else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
-            g_run.options.replay = argv[++i];
-        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &g_run.options.c11))
+            r.options.replay = argv[++i];
+        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &r.options.c11))
             ++i;
         else if (argv[i][0] == '-' || ntests == 256)
             return usage(argv[0]);
@@ -255,11 +264,11 @@ int main(int argc, char **argv)
     }
     if (refused)
         return 2;
-    if (ntests == 0 || (g_run.options.replay && ntests != 1))
+    if (ntests == 0 || (r.options.replay && ntests != 1))
         return usage(argv[0]);
     explore_install_crash_handlers();
     bool all_stated = true;
     for (int i = 0; i < ntests; ++i)
-        all_stated &= run_test(&tests[i], check_expected);
+        all_stated &= run_test(&r, &tests[i], check_expected);
     return all_stated ? 0 : 1;
 }

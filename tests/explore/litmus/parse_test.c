@@ -246,17 +246,28 @@ static void final_condition(parser *p)
 
 /* herd's order of a state's parts: registers by thread then name, then
  * locations by name (as strings: r10 before r2). */
-static const litmus_test *g_sorting;
-static int compare_observed(const void *a, const void *b)
+static int compare_observed(const litmus_test *t, const observed *x, const observed *y)
 {
-    const observed *x = a, *y = b;
     if ((x->thread < 0) != (y->thread < 0))
         return x->thread < 0 ? 1 : -1;
     if (x->thread != y->thread)
         return x->thread - y->thread;
     if (x->thread < 0)
-        return strcmp(g_sorting->locs[x->index].name, g_sorting->locs[y->index].name);
-    return strcmp(g_sorting->threads[x->thread].regs[x->index], g_sorting->threads[y->thread].regs[y->index]);
+        return strcmp(t->locs[x->index].name, t->locs[y->index].name);
+    return strcmp(t->threads[x->thread].regs[x->index], t->threads[y->thread].regs[y->index]);
+}
+
+/* Sorts t->shown in that order (an insertion sort: a few entries, and the
+ * comparison needs t, which qsort cannot pass). */
+static void sort_observed(litmus_test *t)
+{
+    for (int i = 1; i < t->nshown; ++i) {
+        observed o = t->shown[i];
+        int j = i;
+        for (; j > 0 && compare_observed(t, &t->shown[j - 1], &o) > 0; --j)
+            t->shown[j] = t->shown[j - 1];
+        t->shown[j] = o;
+    }
 }
 
 /* ---- expected states, from the comments ------------------------------------------------------------ */
@@ -330,8 +341,7 @@ static bool parse_source(litmus_test *t, const char *source)
     if (t->nthreads == 0)
         refuse(&p, p.tok.line, "expected a thread P0(...) { ... }, found '%s'", describe(&p.tok));
     final_condition(&p);
-    g_sorting = t;
-    qsort(t->shown, (size_t)t->nshown, sizeof t->shown[0], compare_observed);
+    sort_observed(t);
     expected_states(t, source);
     t->nodes = p.nodes;
     return true;

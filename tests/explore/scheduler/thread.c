@@ -22,14 +22,16 @@
 
 typedef struct xthread {
     pthread_t pt;
-    void (*fn)(void);
+    void (*fn)(void *ctx);
+    void *ctx;               /* the scenario's context, fn's argument */
     const char *name;
     bool arrived;            /* waiting at a scheduling point */
     step next;               /* what it does when it goes on (step.c) */
     bool done;
     pthread_mutex_t *wants;  /* its next operation locks this mutex */
     pthread_cond_t *waits;   /* inside pthread_cond_wait, not signalled yet */
-    bool (*until)(void);     /* explore_wait_until: runnable once this is true */
+    bool (*until)(void *);   /* explore_wait_until: runnable once until(until_arg) is true */
+    void *until_arg;
     const char *until_what;
 } xthread;
 
@@ -96,7 +98,7 @@ void thread_release(pthread_mutex_t *m)
 static bool until_holds(const xthread *t)
 {
     datarace_quiet(true);
-    bool ok = t->until();
+    bool ok = t->until(t->until_arg);
     datarace_quiet(false);
     return ok;
 }
@@ -205,11 +207,12 @@ int thread_wake(pthread_cond_t *c, bool all)
     return woken;
 }
 
-void explore_wait_until(bool (*ready)(void), const char *what)
+void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what)
 {
     if (t_self == EXPLORE_MAIN)
         return;
     st->threads[t_self].until = ready;
+    st->threads[t_self].until_arg = arg;
     st->threads[t_self].until_what = what;
     thread_wait_turn(t_self, (step){.kind = STEP_ANY});
     st->threads[t_self].until = NULL;
@@ -236,7 +239,7 @@ static void *thread_main(void *arg)
     jmp_buf unwind;
     if (!setjmp(unwind)) {
         fail_catch(&unwind);
-        st->threads[self].fn();
+        st->threads[self].fn(st->threads[self].ctx);
     }
     fail_catch(NULL);
 
@@ -249,13 +252,13 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-void thread_setup(const explore_scenario *s)
+void thread_setup(const explore_scenario *s, void *ctx)
 {
     st->in_schedule = true;
     st->nheld = 0;
     st->nthreads = s->nthreads;
     for (int i = 0; i < s->nthreads; ++i)
-        st->threads[i] = (xthread){.fn = s->threads[i], .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
+        st->threads[i] = (xthread){.fn = s->threads[i], .ctx = ctx, .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
 }
 
 void thread_run_all(void)

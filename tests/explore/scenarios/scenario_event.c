@@ -30,10 +30,13 @@ const int explore_step = LOCKSTEP_STEP;
 
 enum { MAX_WAITERS = 4 };
 
+typedef struct event_context event_context;
+
 typedef struct waiter_frame {
     lockstep_coro coro;
     awaitable_event *ev;
     awaitable_event_awaiter aw;
+    event_context *c;    /* the scenario's: the step's code resumes the waiter with nothing else */
     int id;
     bool suspended;      /* this await suspended, so set() resumed it */
     bool late;           /* await_suspend returned false: it did not suspend after all */
@@ -41,42 +44,50 @@ typedef struct waiter_frame {
     bool destroys_event; /* once resumed by set(), destroy and free the event */
 } waiter_frame;
 
-static awaitable_event *g_ev;
-static bool g_ev_gone;
-static int g_awaits[MAX_WAITERS]; /* awaits each waiter finished */
-static int g_order[2 * MAX_WAITERS], g_norder; /* who set() resumed, in order */
-static bool g_started[MAX_WAITERS];
-static int g_started_on[MAX_WAITERS]; /* the thread that started it */
 static const char *const g_names[MAX_WAITERS] = {"waiter A", "waiter B", "waiter C", "waiter D"};
-static int g_nwaiters = 2; /* the waiter frames the setup makes (4: set_vs_four_awaits_on_two_threads) */
 
 /* What set() has done, for the waiters' checks (plain: one thread runs at a
- * time). g_set_called goes up just before a thread calls set(), and stays
- * up; g_set_thread is the thread inside set() (explore_self(): EXPLORE_MAIN for the
+ * time). set_called goes up just before a thread calls set(), and stays
+ * up; set_thread is the thread inside set() (explore_self(): EXPLORE_MAIN for the
  * main thread), or NO_SETTER outside it. */
 enum { NO_SETTER = -2 };
-static bool g_set_called;
-static int g_set_thread = NO_SETTER;
 
-/* For FIFO across threads: a clock that ticks at each waiter's start and at
- * each successful suspension. A waiter whose await_suspend had returned true
- * before another waiter even started arrived first, whatever the threads. */
-static int g_clock; /* ticked by every waiter thread (explore_tick) */
-/* Whether the waiters tick the clock. The search orders the ticks against
- * each other (step.c): with four waiters that multiplies the schedules, so
- * that scenario leaves the clock out and checks FIFO per thread only. */
-static bool g_clocked;
-static int g_began_at[MAX_WAITERS];     /* its (first) await began */
-static int g_suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
+/* A scenario's state, one value: every callback gets it as its context
+ * (explore.h), zeroed before the search. */
+struct event_context {
+    awaitable_event *ev;
+    bool ev_gone;
+    int awaits[MAX_WAITERS]; /* awaits each waiter finished */
+    int order[2 * MAX_WAITERS], norder; /* who set() resumed, in order */
+    bool started[MAX_WAITERS];
+    int started_on[MAX_WAITERS]; /* the thread that started it */
+    int nwaiters; /* the waiter frames the setup makes (4: set_vs_four_awaits_on_two_threads) */
+    waiter_frame *waiters[MAX_WAITERS];
+    bool set_called;
+    int set_thread;
+    /* For FIFO across threads: a clock that ticks at each waiter's start and at
+     * each successful suspension. A waiter whose await_suspend had returned true
+     * before another waiter even started arrived first, whatever the threads. */
+    int clock; /* ticked by every waiter thread (explore_tick) */
+    /* Whether the waiters tick the clock. The search orders the ticks against
+     * each other (step.c): with four waiters that multiplies the schedules, so
+     * that scenario leaves the clock out and checks FIFO per thread only. */
+    bool clocked;
+    int began_at[MAX_WAITERS];     /* its (first) await began */
+    int suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
+};
+
+const size_t explore_context_size = sizeof(event_context);
 
 /* The waiter, continuing past its co_await: was it allowed to? */
 static void check_continuation(const waiter_frame *f)
 {
+    const event_context *c = f->c;
     const char *n = g_names[f->id];
-    if (f->suspended && g_set_thread != explore_self())
+    if (f->suspended && c->set_thread != explore_self())
         explore_fail("continued before set", "%s, suspended on the event, was resumed past its co_await on "
                      "T%d, which is not inside set(): only set() may resume a waiter", n, explore_self());
-    if (!g_set_called)
+    if (!c->set_called)
         explore_fail("continued before set", "%s continued past its co_await (%s) before set() was called: "
                      "nothing had signaled the event", n,
                      f->suspended ? "resumed after it suspended"
@@ -87,6 +98,7 @@ static void check_continuation(const waiter_frame *f)
 static lockstep_coro *waiter_resume(lockstep_coro *self)
 {
     waiter_frame *f = (waiter_frame *)self;
+    event_context *c = f->c;
     switch (self->resume_point) {
     case 0:
     again:
@@ -97,8 +109,8 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
             f->suspended = true; /* written before self is published */
             int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
-                if (g_clocked && g_suspended_at[id] < 0) /* no scheduling point since the push */
-                    g_suspended_at[id] = explore_tick(&g_clock);
+                if (c->clocked && c->suspended_at[id] < 0) /* no scheduling point since the push */
+                    c->suspended_at[id] = explore_tick(&c->clock);
                 return NULL;
             }
             f->suspended = false; /* set meanwhile */
@@ -109,9 +121,9 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
         check_continuation(f);
         if (f->suspended)
             explore_note("%s continues: set() resumed it", g_names[f->id]);
-        ++g_awaits[f->id];
+        ++c->awaits[f->id];
         if (f->suspended)
-            g_order[g_norder++] = f->id;
+            c->order[c->norder++] = f->id;
         if (awaitable_event_await_resume(&f->aw) != 0)
             explore_fail("wrong value", "%s's await ended with error %d", g_names[f->id],
                          awaitable_event_await_resume(&f->aw));
@@ -124,7 +136,7 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
             explore_note("%s, resumed by set(), destroys and frees the event", g_names[f->id]);
             awaitable_event_destroy(f->ev);
             lockstep_free(f->ev);
-            g_ev_gone = true;
+            c->ev_gone = true;
         }
         explore_note("%s ends: its frame is freed", g_names[f->id]);
         lockstep_coro_free(self);
@@ -134,8 +146,6 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
 }
 
 static void waiter_destroy(lockstep_coro *self) { lockstep_coro_free(self); }
-
-static waiter_frame *g_waiters[MAX_WAITERS];
 
 bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, char *buf, size_t size)
 {
@@ -150,13 +160,16 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
         snprintf(buf, size, "NULL (no waiters)");
         return true;
     }
-    if (v == (uintptr_t)g_ev) {
+    /* By the names the setup gave the event and the waiters' frames. */
+    const char *name = explore_name_of((const void *)v);
+    if (name && strcmp(name, "event") == 0) {
         snprintf(buf, size, "signaled (the event's address)");
         return true;
     }
 #if LOCKSTEP_STEP >= 5 /* the awaiter carries a list node */
-    for (int i = 0; i < g_nwaiters; ++i)
-        if (v == (uintptr_t)g_waiters[i] + offsetof(waiter_frame, aw.n)) {
+    const char *waiter = explore_name_of((const void *)(v - offsetof(waiter_frame, aw.n)));
+    for (int i = 0; i < MAX_WAITERS; ++i)
+        if (waiter && strcmp(waiter, g_names[i]) == 0) {
             snprintf(buf, size, "%s's node", g_names[i]);
             return true;
         }
@@ -165,148 +178,155 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
 }
 
 /* The event, and n waiter frames (A, B, ...), not started yet. */
-static void make_waiters(int n, bool clocked)
+static void make_waiters(event_context *c, int n, bool clocked)
 {
-    g_nwaiters = n;
-    g_clocked = clocked;
-    g_ev = lockstep_alloc(sizeof *g_ev);
-    if (!g_ev || awaitable_event_init(g_ev) != 0)
+    c->nwaiters = n;
+    c->clocked = clocked;
+    c->ev = lockstep_alloc(sizeof *c->ev);
+    if (!c->ev || awaitable_event_init(c->ev) != 0)
         explore_fail("setup", "could not make the event");
-    explore_name(g_ev, "event");
-    g_ev_gone = false;
-    g_norder = 0;
-    g_set_called = false;
-    g_set_thread = NO_SETTER;
-    g_clock = 0;
-    for (int i = 0; i < g_nwaiters; ++i) {
-        g_awaits[i] = 0;
-        g_started[i] = false;
-        g_started_on[i] = -1;
-        g_began_at[i] = -1;
-        g_suspended_at[i] = -1;
+    explore_name(c->ev, "event");
+    c->ev_gone = false;
+    c->norder = 0;
+    c->set_called = false;
+    c->set_thread = NO_SETTER;
+    c->clock = 0;
+    for (int i = 0; i < c->nwaiters; ++i) {
+        c->awaits[i] = 0;
+        c->started[i] = false;
+        c->started_on[i] = -1;
+        c->began_at[i] = -1;
+        c->suspended_at[i] = -1;
         waiter_frame *f = (waiter_frame *)lockstep_coro_new(sizeof *f, waiter_resume, waiter_destroy);
         if (!f)
             explore_fail("setup", "could not make a waiter");
-        f->ev = g_ev;
+        f->ev = c->ev;
+        f->c = c;
         f->id = i;
         explore_name_coro(f, g_names[i]);
-        g_waiters[i] = f;
+        c->waiters[i] = f;
     }
 }
 
-static void start_waiter(int i)
+static void start_waiter(event_context *c, int i)
 {
     explore_note("%s: co_await event", g_names[i]);
-    g_started[i] = true;
-    g_started_on[i] = explore_self();
-    if (g_clocked)
-        g_began_at[i] = explore_tick(&g_clock);
-    lockstep_coro_resume(&g_waiters[i]->coro);
+    c->started[i] = true;
+    c->started_on[i] = explore_self();
+    if (c->clocked)
+        c->began_at[i] = explore_tick(&c->clock);
+    lockstep_coro_resume(&c->waiters[i]->coro);
 }
 
-static void start_a(void) { start_waiter(0); }
-static void start_b(void) { start_waiter(1); }
-static void start_a_then_b(void) { start_waiter(0); start_waiter(1); }
-static void start_c_then_d(void) { start_waiter(2); start_waiter(3); }
+static void start_a(void *ctx) { start_waiter(ctx, 0); }
+static void start_b(void *ctx) { start_waiter(ctx, 1); }
+static void start_a_then_b(void *ctx) { start_waiter(ctx, 0); start_waiter(ctx, 1); }
+static void start_c_then_d(void *ctx) { start_waiter(ctx, 2); start_waiter(ctx, 3); }
 
 /* set(), with the flags the waiters check: up before the call, so that a
  * waiter that sees the event signaled finds it up. */
-static void call_set(void)
+static void call_set(void *ctx)
 {
-    g_set_called = true;
-    g_set_thread = explore_self();
-    awaitable_event_set(g_ev);
-    g_set_thread = NO_SETTER;
+    event_context *c = ctx;
+    c->set_called = true;
+    c->set_thread = explore_self();
+    awaitable_event_set(c->ev);
+    c->set_thread = NO_SETTER;
 }
 
-static void set(void)
+static void set(void *ctx)
 {
+    event_context *c = ctx;
     explore_note("set the event");
-    call_set();
+    call_set(c);
 }
 
-static void reset(void)
+static void reset(void *ctx)
 {
+    event_context *c = ctx;
     explore_note("reset the event");
-    awaitable_event_reset(g_ev);
+    awaitable_event_reset(c->ev);
 }
 
 /* Every started waiter finished its awaits exactly once each; the ones set()
  * resumed came in arrival order (fifo_by_id: the waiters were started in id
  * order on one thread, so A arrived first); then the event is torn down. */
-static void check_waiters(int expected_awaits, bool fifo_by_id)
+static void check_waiters(event_context *c, int expected_awaits, bool fifo_by_id)
 {
-    for (int i = 0; i < g_nwaiters; ++i) {
-        if (!g_started[i]) {
-            lockstep_coro_destroy(&g_waiters[i]->coro);
+    for (int i = 0; i < c->nwaiters; ++i) {
+        if (!c->started[i]) {
+            lockstep_coro_destroy(&c->waiters[i]->coro);
             continue;
         }
-        explore_culprit(g_waiters[i]); /* --graph: its node's publication, and its resumes */
-        if (g_awaits[i] == 0)
+        explore_culprit(c->waiters[i]); /* --graph: its node's publication, and its resumes */
+        if (c->awaits[i] == 0)
             explore_fail("lost wake-up", "%s is still suspended on the event, though it was set and every thread has "
                          "finished: nobody will ever resume it", g_names[i]);
-        if (g_awaits[i] != expected_awaits)
-            explore_fail("resumed twice", "%s finished %d awaits, expected %d", g_names[i], g_awaits[i],
+        if (c->awaits[i] != expected_awaits)
+            explore_fail("resumed twice", "%s finished %d awaits, expected %d", g_names[i], c->awaits[i],
                          expected_awaits);
     }
-    for (int k = 1; k < g_norder; ++k)
-        if (fifo_by_id && g_order[k - 1] > g_order[k])
-            explore_fail("FIFO order", "set() resumed %s before %s, which arrived first", g_names[g_order[k - 1]],
-                         g_names[g_order[k]]);
+    for (int k = 1; k < c->norder; ++k)
+        if (fifo_by_id && c->order[k - 1] > c->order[k])
+            explore_fail("FIFO order", "set() resumed %s before %s, which arrived first", g_names[c->order[k - 1]],
+                         g_names[c->order[k]]);
     /* On one thread: of two waiters it started, the first had suspended
      * before the second began, so set() must resume it first. */
-    for (int k = 1; k < g_norder; ++k)
+    for (int k = 1; k < c->norder; ++k)
         for (int m = 0; m < k; ++m)
-            if (g_order[m] > g_order[k] && g_started_on[g_order[m]] == g_started_on[g_order[k]])
+            if (c->order[m] > c->order[k] && c->started_on[c->order[m]] == c->started_on[c->order[k]])
                 explore_fail("FIFO order", "set() resumed %s before %s, which its thread had started first",
-                             g_names[g_order[m]], g_names[g_order[k]]);
+                             g_names[c->order[m]], g_names[c->order[k]]);
     /* Across threads: a waiter that had suspended before the other one even
      * began its await arrived first, so set() must resume it first. */
-    for (int k = 1; k < g_norder; ++k) {
-        int before = g_order[k - 1], after = g_order[k];
-        if (g_suspended_at[after] >= 0 && g_began_at[before] >= 0 && g_suspended_at[after] < g_began_at[before])
+    for (int k = 1; k < c->norder; ++k) {
+        int before = c->order[k - 1], after = c->order[k];
+        if (c->suspended_at[after] >= 0 && c->began_at[before] >= 0 && c->suspended_at[after] < c->began_at[before])
             explore_fail("FIFO order", "set() resumed %s before %s, though %s had suspended before %s's await began",
                          g_names[before], g_names[after], g_names[after], g_names[before]);
     }
-    if (!g_ev_gone) {
-        awaitable_event_destroy(g_ev);
-        lockstep_free(g_ev);
+    if (!c->ev_gone) {
+        awaitable_event_destroy(c->ev);
+        lockstep_free(c->ev);
     }
 }
 
-static void check_one_await(void) { check_waiters(1, true); }
-static void check_two_awaits(void) { check_waiters(2, true); }
+static void check_one_await(void *ctx) { check_waiters(ctx, 1, true); }
+static void check_two_awaits(void *ctx) { check_waiters(ctx, 2, true); }
 /* Waiters on two threads: which arrived first is known only when one had
  * suspended before the other began (check_waiters' clock). */
-static void check_awaits_on_threads(void) { check_waiters(1, false); }
+static void check_awaits_on_threads(void *ctx) { check_waiters(ctx, 1, false); }
 
 /* With a reset in the race, the waiter may rightly stay suspended: the event
  * ended unsignaled. Then the check sets it to let the waiter go. */
-static void check_after_reset(void)
+static void check_after_reset(void *ctx)
 {
-    if (g_awaits[0] == 0) {
-        explore_culprit(g_waiters[0]);
+    event_context *c = ctx;
+    if (c->awaits[0] == 0) {
+        explore_culprit(c->waiters[0]);
         awaitable_event_awaiter probe; /* asks the event through its API: every step's has await_ready */
-        if (awaitable_event_await_ready(g_ev, &probe))
+        if (awaitable_event_await_ready(c->ev, &probe))
             explore_fail("lost wake-up", "waiter A is still suspended, though the event ended signaled");
-        call_set();
+        call_set(c);
     }
-    check_waiters(1, true);
+    check_waiters(c, 1, true);
 }
 
-static void make_event(void) { make_waiters(2, true); }
-static void make_four_waiters(void) { make_waiters(4, false); }
+static void make_event(void *ctx) { make_waiters(ctx, 2, true); }
+static void make_four_waiters(void *ctx) { make_waiters(ctx, 4, false); }
 
-static void reawait_setup(void)
+static void reawait_setup(void *ctx)
 {
-    make_event();
-    g_waiters[0]->reawait = true;
+    event_context *c = ctx;
+    make_event(c);
+    c->waiters[0]->reawait = true;
 }
 
-static void destroys_setup(void)
+static void destroys_setup(void *ctx)
 {
-    make_event();
-    g_waiters[0]->destroys_event = true;
+    event_context *c = ctx;
+    make_event(c);
+    c->waiters[0]->destroys_event = true;
 }
 
 /* One scenario per line that starts with `{.name = "x",`: CMake registers a test per name; main.c

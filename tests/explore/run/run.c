@@ -42,6 +42,7 @@ typedef struct run_state {
     const char *program; /* the options' argv[0], for the replay command */
     long missed;         /* executions of the unreduced round the reduced one did not meet */
     bool comparing;      /* this round is explore_compare_search's */
+    void *context;       /* the scenario's, for its callbacks (explore_run's ctx) */
 } run_state;
 
 static run_state g_state;
@@ -86,14 +87,14 @@ static void run_once(const explore_scenario *s)
     fence_reset();
     psc_reset();
     location_reset();
-    datarace_reset(s->on_race);
+    datarace_reset(s->on_race, st->context);
     path_begin_schedule();
     execution_begin_schedule();
-    thread_setup(s);
-    s->setup();
+    thread_setup(s, st->context);
+    s->setup(st->context);
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
-    s->check();
+    s->check(st->context);
     if (explore_execution_is_new() && st->comparing && !execution_in_reference()) /* counted, if not already */
         missed(s);
     alloc_check_leaks();
@@ -108,7 +109,7 @@ static long round_of(const explore_scenario *s, int bound, enum search_kind kind
     execution_reset();
     st->truncated = false;
     if (s->begin)
-        s->begin();
+        s->begin(st->context);
     long schedules = 0;
     do {
         run_once(s);
@@ -125,13 +126,14 @@ static void summarize(const explore_scenario *s)
     if (setjmp(unwind))
         report_failure(s, st->program, st->schedules);
     fail_catch(&unwind);
-    s->summary();
+    s->summary(st->context);
     fail_catch(NULL);
 }
 
-long explore_run(const explore_scenario *s, const explore_options *o)
+long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
 {
     st->program = o->program;
+    st->context = ctx;
     location_set_model(o->c11);
     point_set_spurious(o->spurious);
     const char *replay_id = o->replay;
@@ -171,8 +173,9 @@ long explore_run(const explore_scenario *s, const explore_options *o)
     return schedules;
 }
 
-long explore_compare_search(const explore_scenario *s, const explore_options *o)
+long explore_compare_search(const explore_scenario *s, const explore_options *o, void *ctx)
 {
+    st->context = ctx;
     bool every = o->check_reduction == EXPLORE_CHECK_EVERY;
     st->program = o->program;
     execution_keep_as_reference();

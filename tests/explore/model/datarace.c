@@ -50,7 +50,8 @@ typedef struct datarace_state {
     shadow shadow[SHADOW_SIZE];
     uint32_t generation; /* the schedule's: older entries are empty */
     unsigned used;
-    void (*on_race)(const char *what);
+    void (*on_race)(void *ctx, const char *what);
+    void *race_ctx; /* on_race's argument: the scenario's context */
     bool reported; /* this access has been reported already (on_race: the schedule goes on) */
 } datarace_state;
 
@@ -58,11 +59,12 @@ static datarace_state g_state = {.generation = 1};
 static datarace_state *const st = &g_state;
 static _Thread_local int t_quiet; /* per thread: the scenario observing (explore_unchecked) */
 
-void datarace_reset(void (*on_race)(const char *what))
+void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx)
 {
     ++st->generation;
     st->used = 0;
     st->on_race = on_race;
+    st->race_ctx = ctx;
 }
 
 void datarace_quiet(bool on) { t_quiet += on ? 1 : -1; }
@@ -183,7 +185,7 @@ static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, in
                  what, a, u_writes ? "wrote" : "read", s1, w1, b, t_writes ? "writes" : "reads", s2, w2, why);
     }
     if (st->on_race) {
-        st->on_race(msg);
+        st->on_race(st->race_ctx, msg);
         return;
     }
     blame(u, u_writes, earlier, s1);

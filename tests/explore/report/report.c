@@ -12,9 +12,15 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static const char *g_graph_path;
+/* The report's settings, one value reached through one pointer (st). */
+typedef struct report_state {
+    const char *graph_path; /* --graph FILE, or NULL */
+} report_state;
 
-void explore_set_graph_path(const char *path) { g_graph_path = path; }
+static report_state g_state;
+static report_state *const st = &g_state;
+
+void explore_set_graph_path(const char *path) { st->graph_path = path; }
 
 static void footer(const explore_scenario *s, const char *program, long schedules)
 {
@@ -39,9 +45,9 @@ _Noreturn void report_failure(const explore_scenario *s, const char *program, lo
     trace_print();
     printf("\nexplore: FAILED (%s): %s\n", fail_kind(), fail_message());
     footer(s, program, schedules);
-    if (g_graph_path) {
-        graph_write(g_graph_path, fail_kind(), fail_message());
-        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", g_graph_path);
+    if (st->graph_path) {
+        graph_write(st->graph_path, fail_kind(), fail_message());
+        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", st->graph_path);
     }
     fflush(stdout);
     _exit(1);

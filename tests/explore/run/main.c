@@ -18,6 +18,7 @@
  * binary, or no weaker order, is bad usage), 77 the scenario needs a later step.
  */
 #include "explore.h"
+#include "skip_log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static int usage(const char *program)
 /* A scenario this step does not have: "SKIPPED: <test>: <why>", and, when
  * ctest runs us (LOCKSTEP_SKIP_LOG, see CTestCustom.cmake.in), the same
  * line appended to the run's list of skips, which ctest prints after its
- * summary (as check_main.c does for a unit test). The one place that
+ * summary (skip_log.c, as for a unit test). The one place that
  * decides which steps a scenario applies to: CMake registers every one. */
 static int skip(const explore_scenario *s)
 {
@@ -46,12 +47,7 @@ static int skip(const explore_scenario *s)
         snprintf(line, sizeof line, "step%02d.explore.%s.%s: applies up to step %02d: %s", explore_step,
                  explore_component, s->name, s->max_step, s->max_why);
     printf("SKIPPED: %s\n", line);
-    const char *log = getenv("LOCKSTEP_SKIP_LOG");
-    FILE *f = log && *log ? fopen(log, "a") : NULL;
-    if (f) {
-        fprintf(f, "%s\n", line);
-        fclose(f);
-    }
+    lockstep_skip_log(line);
     return 77;
 }
 
@@ -114,7 +110,14 @@ int main(int argc, char **argv)
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
     fflush(stdout);
-    long n = explore_run(s, &o);
+    /* The scenario's state, zeroed as file-scope variables would be, the
+     * same block for every round (and for the oracle's round after them). */
+    void *ctx = calloc(1, explore_context_size ? explore_context_size : 1);
+    if (!ctx) {
+        fprintf(stderr, "%s: out of memory for the scenario's context\n", program);
+        return 2;
+    }
+    long n = explore_run(s, &o, ctx);
     long e = explore_executions();
     if (!o.replay && explore_exhaustive() && !o.bound_is_hard)
         printf("explore: %ld execution%s, %ld schedule%s explored (partial-order reduced: every execution, with no "
@@ -131,7 +134,7 @@ int main(int argc, char **argv)
         printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
-    if (o.check_reduction && explore_compare_search(s, &o) != 0)
-        return 1;
-    return 0;
+    int status = o.check_reduction && explore_compare_search(s, &o, ctx) != 0 ? 1 : 0;
+    free(ctx);
+    return status;
 }

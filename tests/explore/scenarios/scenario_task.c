@@ -73,17 +73,29 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
 
 /* ---- the pieces ------------------------------------------------------------ */
 
-static lockstep_trigger g_trig;
-static simple_task g_task;
-static driver_frame *g_driver;
-static task_result g_waited;
-static bool g_owner_done;
-static long g_paths[4]; /* over all schedules, by enum await_path */
+enum { CHAIN = 4 }; /* links in await_chain's chain */
 
-/* What has happened, for the checks where something continues (plain: one
- * thread runs at a time). */
-static bool g_fired;         /* the completer is firing the trigger (up just before the call) */
-static bool g_body_returned; /* the body has run simple_promise_return_value */
+/* A scenario's state, one value: every callback gets it as its context
+ * (explore.h), zeroed before the search. */
+typedef struct task_context {
+    lockstep_trigger trig;
+    simple_task task;
+    driver_frame *driver;
+    task_result waited;
+    bool owner_done;
+    long paths[4]; /* over all schedules, by enum await_path */
+    /* What has happened, for the checks where something continues (plain:
+     * one thread runs at a time). */
+    bool fired;         /* the completer is firing the trigger (up just before the call) */
+    bool body_returned; /* the body has run simple_promise_return_value */
+    simple_task chain[CHAIN]; /* await_chain's links */
+#if TASK_IS_LAZY
+    awaitable_event event; /* the event the lazy task's body awaits */
+    long ends[2];          /* over all schedules: the body ended on T0 (setter), T1 (awaiter) */
+#endif
+} task_context;
+
+const size_t explore_context_size = sizeof(task_context);
 
 /* triggered_task_body, continuing after its co_await on the trigger, with
  * the checks: it resumed only because the trigger was fired, and from the
@@ -92,33 +104,38 @@ static lockstep_coro *checked_body_resume(lockstep_coro *self)
 {
     if (self->resume_point != 1)
         return triggered_task_body(self);
-    if (!g_fired)
+    triggered_task_frame *f = (triggered_task_frame *)self;
+    /* The step's code resumes it with nothing else: the scenario's context
+     * is the one around the trigger it awaits. */
+    task_context *c = (task_context *)((char *)f->trig - offsetof(task_context, trig));
+    if (!c->fired)
         explore_fail("continued before fire", "the task body continued past its co_await on the trigger, "
                      "which nobody had fired");
-    triggered_task_frame *f = (triggered_task_frame *)self;
     simple_promise_return_value(&f->promise, f->result);
-    g_body_returned = true;
+    c->body_returned = true;
     return simple_promise_final_suspend(&f->promise);
 }
 
-static void make_task(void)
+static void make_task(void *ctx)
 {
-    lockstep_trigger_init(&g_trig);
-    if (triggered_task(&g_task, &g_trig, task_value(42)) != 0)
+    task_context *c = ctx;
+    lockstep_trigger_init(&c->trig);
+    if (triggered_task(&c->task, &c->trig, task_value(42)) != 0)
         explore_fail("setup", "could not create the task");
-    g_task.m_promise->coro.resume = checked_body_resume; /* it waits on the trigger now */
-    explore_name_coro(g_task.m_promise, "task");
-    g_driver = NULL;
-    g_owner_done = false;
-    g_fired = false;
-    g_body_returned = false;
+    c->task.m_promise->coro.resume = checked_body_resume; /* it waits on the trigger now */
+    explore_name_coro(c->task.m_promise, "task");
+    c->driver = NULL;
+    c->owner_done = false;
+    c->fired = false;
+    c->body_returned = false;
 }
 
 /* Where the driver continues past `co_await task`, whichever path its
  * await took (driver_frame's on_continue). */
 static void check_driver_continues(driver_frame *f)
 {
-    if (!g_body_returned)
+    const task_context *c = f->ctx;
+    if (!c->body_returned)
         explore_fail("continued before completion", "the driver continued past `co_await task` (%s) before the "
                      "task's body had returned its value",
                      f->path == PATH_READY ? "await_ready said completed"
@@ -135,34 +152,39 @@ static lockstep_coro *noted_driver_resume(lockstep_coro *self)
     return driver_resume(self);
 }
 
-/* The driver that owns g_task, with the checks where it continues. */
-static void make_driver(void)
+/* The driver that owns c->task, with the checks where it continues. */
+static void make_driver(void *ctx)
 {
-    g_driver = driver_create(g_task);
-    if (!g_driver)
+    task_context *c = ctx;
+    c->driver = driver_create(c->task);
+    if (!c->driver)
         explore_fail("setup", "could not create the driver");
-    g_driver->coro.resume = noted_driver_resume;
-    g_driver->on_continue = check_driver_continues;
-    explore_name_coro(g_driver, "driver");
+    c->driver->coro.resume = noted_driver_resume;
+    c->driver->on_continue = check_driver_continues;
+    c->driver->ctx = c;
+    explore_name_coro(c->driver, "driver");
 }
 
-static void make_task_and_driver(void)
+static void make_task_and_driver(void *ctx)
 {
-    make_task();
-    make_driver();
+    task_context *c = ctx;
+    make_task(c);
+    make_driver(c);
 }
 
-static void complete(void)
+static void complete(void *ctx)
 {
+    task_context *c = ctx;
     explore_note("fire the trigger: the task body runs to co_return 42");
-    g_fired = true;
-    lockstep_trigger_fire(&g_trig);
+    c->fired = true;
+    lockstep_trigger_fire(&c->trig);
 }
 
-static void await_task(void)
+static void await_task(void *ctx)
 {
+    task_context *c = ctx;
     explore_note("resume the driver: co_await task");
-    lockstep_coro_resume(&g_driver->coro);
+    lockstep_coro_resume(&c->driver->coro);
 }
 
 static const char *path_name(enum await_path p)
@@ -171,9 +193,10 @@ static const char *path_name(enum await_path p)
 }
 
 /* The driver must have finished its await exactly once, with the value. */
-static void check_driver(void)
+static void check_driver(void *ctx)
 {
-    driver_frame *d = g_driver;
+    task_context *c = ctx;
+    driver_frame *d = c->driver;
     explore_culprit(d); /* --graph: the operations that published it, and its resumes */
     if (d->finished == 0)
         explore_fail("lost wake-up", "the driver is still suspended on the task (its await took the %s path), and "
@@ -184,22 +207,24 @@ static void check_driver(void)
     if (d->result.error || d->result.value != 42)
         explore_fail("wrong value", "the driver's await returned {%d, %ld}, expected {0, 42}", d->result.error,
                      (long)d->result.value);
-    ++g_paths[d->path];
+    ++c->paths[d->path];
     lockstep_coro_destroy(&d->coro);
 }
 
 /* ---- completion || await ------------------------------------------------------- */
 
-static void reset_paths(void)
+static void reset_paths(void *ctx)
 {
-    memset(g_paths, 0, sizeof g_paths);
+    task_context *c = ctx;
+    memset(c->paths, 0, sizeof c->paths);
 }
 
-static void completion_vs_await_summary(void)
+static void completion_vs_await_summary(void *ctx)
 {
+    task_context *c = ctx;
     printf("explore: the driver's await took the ready path in %ld schedules, suspended in %ld, late in %ld\n",
-           g_paths[PATH_READY], g_paths[PATH_SUSPENDED], g_paths[PATH_LATE]);
-    if (!g_paths[PATH_READY] || !g_paths[PATH_SUSPENDED] || !g_paths[PATH_LATE]) {
+           c->paths[PATH_READY], c->paths[PATH_SUSPENDED], c->paths[PATH_LATE]);
+    if (!c->paths[PATH_READY] || !c->paths[PATH_SUSPENDED] || !c->paths[PATH_LATE]) {
         printf("explore: FAILED (coverage): every path (ready, suspended, late) should be reached\n");
         exit(1);
     }
@@ -207,14 +232,16 @@ static void completion_vs_await_summary(void)
 
 /* ---- completion || release ----------------------------------------------------- */
 
-static void release_task(void)
+static void release_task(void *ctx)
 {
+    task_context *c = ctx;
     explore_note("release the task (nobody awaits it)");
-    simple_task_release(&g_task);
+    simple_task_release(&c->task);
 }
 
-static void check_nothing(void)
+static void check_nothing(void *ctx)
 {
+    (void)ctx;
     /* the explorer checks the frame was freed exactly once (leak, double free) */
 }
 
@@ -223,48 +250,53 @@ static void check_nothing(void)
 /* Destroying a suspended coroutine is legal only while nothing can resume it,
  * so the completion waits until the owner is done: what is explored is the
  * release racing the body's suspension, and the completion after it. */
-static void owner_awaits_then_destroys(void)
+static void owner_awaits_then_destroys(void *ctx)
 {
-    await_task();
-    if (!g_driver->finished) {
+    task_context *c = ctx;
+    await_task(c);
+    if (!c->driver->finished) {
         explore_note("destroy the suspended driver: it releases the task");
-        lockstep_coro_destroy(&g_driver->coro);
-        g_driver = NULL;
+        lockstep_coro_destroy(&c->driver->coro);
+        c->driver = NULL;
     }
-    g_owner_done = true;
+    c->owner_done = true;
 }
 
-static bool owner_done(void) { return g_owner_done; }
+static bool owner_done(void *ctx) { return ((const task_context *)ctx)->owner_done; }
 
-static void complete_after_owner(void)
+static void complete_after_owner(void *ctx)
 {
-    explore_wait_until(owner_done, "the owner is done");
-    complete();
+    task_context *c = ctx;
+    explore_wait_until(owner_done, c, "the owner is done");
+    complete(c);
 }
 
-static void check_destroyed(void)
+static void check_destroyed(void *ctx)
 {
-    if (g_driver)
-        check_driver();
+    task_context *c = ctx;
+    if (c->driver)
+        check_driver(c);
 }
 
 /* ---- a plain thread waits (simple_task_wait: a mutex and a condition variable) -- */
 
-static void wait_for_task(void)
+static void wait_for_task(void *ctx)
 {
+    task_context *c = ctx;
     explore_note("simple_task_wait(task)");
-    g_waited = simple_task_wait(&g_task);
-    if (!g_body_returned) /* no scheduling point since simple_task_wait's last one */
+    c->waited = simple_task_wait(&c->task);
+    if (!c->body_returned) /* no scheduling point since simple_task_wait's last one */
         explore_fail("continued before completion", "simple_task_wait returned before the task's body had "
                      "returned its value");
 }
 
-static void check_waited(void)
+static void check_waited(void *ctx)
 {
-    if (g_waited.error || g_waited.value != 42)
-        explore_fail("wrong value", "simple_task_wait returned {%d, %ld}, expected {0, 42}", g_waited.error,
-                     (long)g_waited.value);
-    simple_task_release(&g_task);
+    task_context *c = ctx;
+    if (c->waited.error || c->waited.value != 42)
+        explore_fail("wrong value", "simple_task_wait returned {%d, %ld}, expected {0, 42}", c->waited.error,
+                     (long)c->waited.value);
+    simple_task_release(&c->task);
 }
 
 /* ---- a chain of awaits, completed at once -------------------------------------------
@@ -276,60 +308,60 @@ static void check_waited(void)
  * final_suspend that resumed its awaiter itself would nest one level per
  * link: the C stack grows with the chain (the unit test deep_await_chain
  * measures the same at 100,000 links). */
-enum { CHAIN = 4 };
 
-static simple_task g_chain[CHAIN];
-
-static void make_chain(void)
+static void make_chain(void *ctx)
 {
+    task_context *c = ctx;
     static const char *const names[CHAIN] = {"link 1", "link 2", "link 3", "link 4"};
-    make_task();
-    simple_task inner = g_task;
+    make_task(c);
+    simple_task inner = c->task;
     for (int i = 0; i < CHAIN; ++i) {
-        if (plus_one(&g_chain[i], inner) != 0) /* awaits inner: suspends at once */
+        if (plus_one(&c->chain[i], inner) != 0) /* awaits inner: suspends at once */
             explore_fail("setup", "could not create link %d of the chain", i + 1);
-        explore_name_coro(g_chain[i].m_promise, names[i]);
-        inner = g_chain[i];
+        explore_name_coro(c->chain[i].m_promise, names[i]);
+        inner = c->chain[i];
     }
-    g_body_returned = true; /* the chain's links await without the driver's check */
+    c->body_returned = true; /* the chain's links await without the driver's check */
 }
 
 /* Step 08: nothing runs until the last link is awaited. A driver's await
  * starts the chain inwards (each link's await hands over to the one before,
  * through the trampoline) down to the trigger; then the trigger is fired. */
-static void await_then_complete_chain(void)
+static void await_then_complete_chain(void *ctx)
 {
+    task_context *c = ctx;
 #if TASK_IS_LAZY
-    g_driver = driver_create(g_chain[CHAIN - 1]);
-    if (!g_driver)
+    c->driver = driver_create(c->chain[CHAIN - 1]);
+    if (!c->driver)
         explore_fail("setup", "could not create the driver");
-    explore_name_coro(g_driver, "driver");
+    explore_name_coro(c->driver, "driver");
     explore_note("resume the driver: co_await the last link starts the chain");
-    lockstep_coro_resume(&g_driver->coro);
+    lockstep_coro_resume(&c->driver->coro);
     if (explore_resume_nesting() > 1)
         explore_fail("stack grows", "starting a chain of %d lazy awaits nested %d trampolines: each await_suspend "
                      "started its task itself instead of returning it to the trampoline", CHAIN,
                      explore_resume_nesting());
 #endif
-    complete();
+    complete(c);
 }
 
-static void check_chain(void)
+static void check_chain(void *ctx)
 {
+    task_context *c = ctx;
 #if TASK_IS_LAZY
-    if (!g_driver->finished)
+    if (!c->driver->finished)
         explore_fail("lost wake-up", "the driver awaiting the chain's last link never continued");
-    task_result r = g_driver->result;
+    task_result r = c->driver->result;
     if (r.error || r.value != 42 + CHAIN)
         explore_fail("wrong value", "the chain ended with {%d, %ld}, expected {0, %d}", r.error, (long)r.value,
                      42 + CHAIN);
     if (explore_resume_nesting() > 1)
         explore_fail("stack grows", "completing a chain of %d awaits nested %d trampolines", CHAIN,
                      explore_resume_nesting());
-    lockstep_coro_destroy(&g_driver->coro);
+    lockstep_coro_destroy(&c->driver->coro);
     return;
 #else
-    simple_task *last = &g_chain[CHAIN - 1];
+    simple_task *last = &c->chain[CHAIN - 1];
     if (!simple_task_await_ready(last))
         explore_fail("lost wake-up", "the chain's last link never completed");
     task_result r = simple_task_await_resume(last);
@@ -352,18 +384,18 @@ static void check_chain(void)
  * passes the set event at once and ends on T1, or suspends on it and is
  * resumed by set() on T0, where it ends and hands over to the driver. */
 #if TASK_IS_LAZY
-static awaitable_event g_event;
-static long g_ends[2]; /* over all schedules: the body ended on T0 (setter), T1 (awaiter) */
 
 typedef struct event_task_frame {
     simple_promise promise;
     awaitable_event *ev;         /* parameter */
     awaitable_event_awaiter aw;  /* co_await *ev */
+    task_context *c;             /* the scenario's, for the checks where it continues */
 } event_task_frame;
 
 static lockstep_coro *event_task_body(lockstep_coro *self)
 {
     event_task_frame *f = (event_task_frame *)self;
+    task_context *c = f->c;
     switch (self->resume_point) {
     case 0:
         explore_note("the task body starts: co_await event");
@@ -372,83 +404,93 @@ static lockstep_coro *event_task_body(lockstep_coro *self)
             return NULL;
         /* fall through */
     case 1:
-        if (!g_fired)
+        if (!c->fired)
             explore_fail("continued before set", "the task body continued past its co_await on the event, which "
                          "nobody had set");
-        ++g_ends[explore_self() == 0 ? 0 : 1];
+        ++c->ends[explore_self() == 0 ? 0 : 1];
         simple_promise_return_value(&f->promise, task_value(42));
-        g_body_returned = true;
+        c->body_returned = true;
         return simple_promise_final_suspend(&f->promise);
     }
     return NULL; /* not reached */
 }
 
-static void make_event_task(void)
+static void make_event_task(void *ctx)
 {
-    awaitable_event_init(&g_event);
-    explore_name(&g_event, "event");
+    task_context *c = ctx;
+    awaitable_event_init(&c->event);
+    explore_name(&c->event, "event");
     simple_promise *p;
     if (simple_promise_create(&p, sizeof(event_task_frame), event_task_body) != 0)
         explore_fail("setup", "could not create the task");
-    ((event_task_frame *)p)->ev = &g_event;
-    simple_task_start(&g_task, p);
+    ((event_task_frame *)p)->ev = &c->event;
+    ((event_task_frame *)p)->c = c;
+    simple_task_start(&c->task, p);
     explore_name_coro(p, "task");
-    g_driver = NULL;
-    g_fired = false;
-    g_body_returned = false;
+    c->driver = NULL;
+    c->fired = false;
+    c->body_returned = false;
 }
 
-static void make_event_task_and_driver(void)
+static void make_event_task_and_driver(void *ctx)
 {
-    make_event_task();
-    make_driver();
+    task_context *c = ctx;
+    make_event_task(c);
+    make_driver(c);
 }
 
-static void set_event(void)
+static void set_event(void *ctx)
 {
+    task_context *c = ctx;
     explore_note("set the event");
-    g_fired = true;
-    awaitable_event_set(&g_event);
+    c->fired = true;
+    awaitable_event_set(&c->event);
 }
 
-static void check_event_driver(void)
+static void check_event_driver(void *ctx)
 {
-    check_driver();
-    awaitable_event_destroy(&g_event);
+    task_context *c = ctx;
+    check_driver(c);
+    awaitable_event_destroy(&c->event);
 }
 
-static void reset_ends(void)
+static void reset_ends(void *ctx)
 {
-    memset(g_ends, 0, sizeof g_ends);
+    task_context *c = ctx;
+    memset(c->ends, 0, sizeof c->ends);
 }
 
-static void set_vs_lazy_await_summary(void)
+static void set_vs_lazy_await_summary(void *ctx)
 {
-    printf("explore: the body ended on the setter's thread in %ld schedules, on the awaiter's in %ld\n", g_ends[0],
-           g_ends[1]);
-    if (!g_ends[0] || !g_ends[1]) {
+    task_context *c = ctx;
+    printf("explore: the body ended on the setter's thread in %ld schedules, on the awaiter's in %ld\n", c->ends[0],
+           c->ends[1]);
+    if (!c->ends[0] || !c->ends[1]) {
         printf("explore: FAILED (coverage): the body should end on either thread\n");
         exit(1);
     }
 }
 
-static void release_unstarted(void)
+static void release_unstarted(void *ctx)
 {
+    task_context *c = ctx;
     explore_note("release the task (never awaited: its body never runs)");
-    simple_task_release(&g_task);
+    simple_task_release(&c->task);
 }
 
-static void check_never_ran(void)
+static void check_never_ran(void *ctx)
 {
-    if (g_ends[0] + g_ends[1] || g_body_returned)
+    task_context *c = ctx;
+    if (c->ends[0] + c->ends[1] || c->body_returned)
         explore_fail("ran unawaited", "the body of a task released before any await ran");
-    awaitable_event_destroy(&g_event);
+    awaitable_event_destroy(&c->event);
 }
 
-static void check_event_waited(void)
+static void check_event_waited(void *ctx)
 {
-    check_waited();
-    awaitable_event_destroy(&g_event);
+    task_context *c = ctx;
+    check_waited(c);
+    awaitable_event_destroy(&c->event);
 }
 #define LAZY(fn) fn
 #else

@@ -47,8 +47,15 @@ typedef struct weakening {
     int line;
     int order;
 } weakening;
-static weakening g_weaken[8];
-static int g_nweaken;
+
+/* The weakenings asked for, one value reached through one pointer (st). */
+typedef struct weaken_state {
+    weakening weaken[8];
+    int nweaken;
+} weaken_state;
+
+static weaken_state g_state;
+static weaken_state *const st = &g_state;
 
 static bool same_place(const explore_site *s, const char *file, int line)
 {
@@ -154,11 +161,11 @@ bool weaken_add(const char *spec, char *why, size_t size)
                  spec, explore_order_name(w.order), explore_order_name(explore_order_parse(written->order)), w.file, w.line, written->name);
         return false;
     }
-    if (g_nweaken == 8) {
+    if (st->nweaken == 8) {
         snprintf(why, size, "--weaken: at most 8 at once");
         return false;
     }
-    g_weaken[g_nweaken++] = w;
+    st->weaken[st->nweaken++] = w;
     return true;
 }
 
@@ -166,9 +173,9 @@ bool explore_weaken(const char *spec, char *why, size_t size) { return weaken_ad
 
 int weaken_order(const explore_site *site, int order)
 {
-    for (int i = 0; i < g_nweaken; ++i)
-        if (same_place(site, g_weaken[i].file, g_weaken[i].line) && order_weaker(g_weaken[i].order, order))
-            return g_weaken[i].order;
+    for (int i = 0; i < st->nweaken; ++i)
+        if (same_place(site, st->weaken[i].file, st->weaken[i].line) && order_weaker(st->weaken[i].order, order))
+            return st->weaken[i].order;
     return order;
 }
 
@@ -176,7 +183,7 @@ void weaken_args(char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int i = 0; i < g_nweaken && len < size; ++i)
-        len += (size_t)snprintf(buf + len, size - len, " --weaken %s:%d=%s", g_weaken[i].file, g_weaken[i].line,
-                                explore_order_name(g_weaken[i].order));
+    for (int i = 0; i < st->nweaken && len < size; ++i)
+        len += (size_t)snprintf(buf + len, size - len, " --weaken %s:%d=%s", st->weaken[i].file, st->weaken[i].line,
+                                explore_order_name(st->weaken[i].order));
 }

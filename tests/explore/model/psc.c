@@ -39,15 +39,7 @@
 #define MAX_NODES 64
 typedef uint64_t set; /* a set of nodes; a relation is set[MAX_NODES], row a: the nodes a relates to */
 
-static bool g_seen_sc; /* a seq_cst access or fence has run in this schedule */
-
-void psc_reset(void) { g_seen_sc = false; }
-
 static bool is_sc(const event *e) { return e->order == memory_order_seq_cst; }
-
-void psc_note(const event *e) { g_seen_sc |= is_sc(e); }
-
-bool psc_matters(const event *e) { return g_seen_sc || is_sc(e); }
 
 /* One atomic event as the check sees it. */
 typedef struct node {
@@ -64,6 +56,21 @@ typedef struct graph {
     int count;
     set sb[MAX_NODES], hb[MAX_NODES], mo[MAX_NODES], rf[MAX_NODES], fr[MAX_NODES], loc[MAX_NODES];
 } graph;
+
+/* The check's state, one value reached through one pointer (st). */
+typedef struct psc_state {
+    bool seen_sc; /* a seq_cst access or fence has run in this schedule */
+    graph g;      /* psc_allows' graph, rebuilt at each call */
+} psc_state;
+
+static psc_state g_state;
+static psc_state *const st = &g_state;
+
+void psc_reset(void) { st->seen_sc = false; }
+
+void psc_note(const event *e) { st->seen_sc |= is_sc(e); }
+
+bool psc_matters(const event *e) { return st->seen_sc || is_sc(e); }
 
 static void compose(const set *a, const set *b, set *out, int n) /* out = a; b */
 {
@@ -135,82 +142,82 @@ static bool acyclic(const set *rel, int n)
 
 bool psc_allows(const event *e, const location_choice *c)
 {
-    static graph g;
-    g.count = 0;
+    graph *g = &st->g;
+    g->count = 0;
     int last = event_index(e);
-    for (int i = 0; i < last && g.count < MAX_NODES - 1; ++i) {
+    for (int i = 0; i < last && g->count < MAX_NODES - 1; ++i) {
         const event *x = event_at(i);
         if (x->kind == EV_ATOMIC || x->kind == EV_FENCE)
-            add_node(&g, x, x->reads_from, &x->clock);
+            add_node(g, x, x->reads_from, &x->clock);
     }
-    if (g.count == MAX_NODES - 1)
+    if (g->count == MAX_NODES - 1)
         explore_fail("explorer", "more than %d atomic operations with seq_cst among them: too many for psc.c",
                      MAX_NODES);
-    add_node(&g, e, c->reads_from, &c->clock);
-    g.n[g.count - 1].write = e->op == OP_STORE || e->op == OP_RMW || (e->op == OP_CAS && c->ok);
-    g.n[g.count - 1].epoch = clock_now(e->thread);
-    int n = g.count;
+    add_node(g, e, c->reads_from, &c->clock);
+    g->n[g->count - 1].write = e->op == OP_STORE || e->op == OP_RMW || (e->op == OP_CAS && c->ok);
+    g->n[g->count - 1].epoch = clock_now(e->thread);
+    int n = g->count;
     for (int a = 0; a < n; ++a) {
-        g.sb[a] = g.hb[a] = g.mo[a] = g.rf[a] = g.fr[a] = g.loc[a] = 0;
+        g->sb[a] = g->hb[a] = g->mo[a] = g->rf[a] = g->fr[a] = g->loc[a] = 0;
     }
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b) {
-            const node *x = &g.n[a], *y = &g.n[b];
+            const node *x = &g->n[a], *y = &g->n[b];
             if (a == b)
                 continue;
             bool same_thread = x->e->thread == y->e->thread;
             if (same_thread && a < b)
-                g.sb[a] |= (set)1 << b;
+                g->sb[a] |= (set)1 << b;
             if ((same_thread && a < b) || (!same_thread && y->clock.c[x->e->thread] >= x->epoch))
-                g.hb[a] |= (set)1 << b;
+                g->hb[a] |= (set)1 << b;
             if (!x->fence && !y->fence && x->e->obj == y->e->obj)
-                g.loc[a] |= (set)1 << b;
+                g->loc[a] |= (set)1 << b;
             if (x->write && y->read && y->rf_event == event_index(x->e))
-                g.rf[a] |= (set)1 << b;
+                g->rf[a] |= (set)1 << b;
         }
     bool seen[MAX_NODES] = {false};
     for (int a = 0; a < n; ++a)
-        if (!g.n[a].fence && !seen[a]) {
+        if (!g->n[a].fence && !seen[a]) {
             for (int b = a; b < n; ++b)
-                if (!g.n[b].fence && g.n[b].e->obj == g.n[a].e->obj)
+                if (!g->n[b].fence && g->n[b].e->obj == g->n[a].e->obj)
                     seen[b] = true;
-            mo_of(&g, &g.n[a], g.n[n - 1].write && g.n[n - 1].e->obj == g.n[a].e->obj ? c : NULL, e);
+            mo_of(g, &g->n[a], g->n[n - 1].write && g->n[n - 1].e->obj == g->n[a].e->obj ? c : NULL, e);
         }
 
     /* scb = sb ∪ sb|≠loc; hb; sb|≠loc ∪ hb|loc ∪ mo ∪ fr */
     set sbnl[MAX_NODES] = {0}, t1[MAX_NODES] = {0}, t2[MAX_NODES] = {0}, scb[MAX_NODES] = {0};
     for (int a = 0; a < n; ++a)
-        sbnl[a] = g.sb[a] & ~g.loc[a];
-    compose(sbnl, g.hb, t1, n);
+        sbnl[a] = g->sb[a] & ~g->loc[a];
+    compose(sbnl, g->hb, t1, n);
     compose(t1, sbnl, t2, n);
     for (int a = 0; a < n; ++a)
-        scb[a] = g.sb[a] | t2[a] | (g.hb[a] & g.loc[a]) | g.mo[a] | g.fr[a];
+        scb[a] = g->sb[a] | t2[a] | (g->hb[a] & g->loc[a]) | g->mo[a] | g->fr[a];
     /* the ends: [E_sc] ∪ [F_sc]; hb? on the left, [E_sc] ∪ hb?; [F_sc] on the right */
     set sc = 0, fsc = 0;
     for (int a = 0; a < n; ++a) {
-        sc |= (set)g.n[a].sc << a;
-        fsc |= (set)(g.n[a].sc && g.n[a].fence) << a;
+        sc |= (set)g->n[a].sc << a;
+        fsc |= (set)(g->n[a].sc && g->n[a].fence) << a;
     }
     set left[MAX_NODES] = {0}, right[MAX_NODES] = {0}, psc[MAX_NODES] = {0};
     for (int a = 0; a < n; ++a) {
         left[a] = (sc >> a & 1) ? (set)1 << a : 0;
         if (fsc >> a & 1)
-            left[a] |= g.hb[a];
-        right[a] = ((sc >> a & 1) ? (set)1 << a : 0) | (g.hb[a] & fsc);
+            left[a] |= g->hb[a];
+        right[a] = ((sc >> a & 1) ? (set)1 << a : 0) | (g->hb[a] & fsc);
     }
     compose(left, scb, t1, n);
     compose(t1, right, psc, n);
     /* psc_F = [F_sc]; (hb ∪ hb; eco; hb); [F_sc], eco = rf ∪ (mo ∪ fr); rf? on one location */
     set eco[MAX_NODES] = {0}, mofr[MAX_NODES] = {0};
     for (int a = 0; a < n; ++a)
-        mofr[a] = g.mo[a] | g.fr[a];
-    compose(mofr, g.rf, t1, n);
+        mofr[a] = g->mo[a] | g->fr[a];
+    compose(mofr, g->rf, t1, n);
     for (int a = 0; a < n; ++a)
-        eco[a] = g.rf[a] | mofr[a] | t1[a];
-    compose(g.hb, eco, t1, n);
-    compose(t1, g.hb, t2, n);
+        eco[a] = g->rf[a] | mofr[a] | t1[a];
+    compose(g->hb, eco, t1, n);
+    compose(t1, g->hb, t2, n);
     for (int a = 0; a < n; ++a)
         if (fsc >> a & 1)
-            psc[a] |= (g.hb[a] | t2[a]) & fsc;
+            psc[a] |= (g->hb[a] | t2[a]) & fsc;
     return acyclic(psc, n);
 }

@@ -18,47 +18,62 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t value
     return false;
 }
 
+/* A scenario's state, one value: every callback gets it as its context
+ * (explore.h), zeroed before the search. */
+typedef struct selftest_context {
+    int r[3];                /* what the threads read, in thread order */
+    unsigned long long seen; /* outcomes found, as bits (litmus_bit) */
+    bool reader_done;        /* block_reader_then_flag's, for the scenario's wait only */
+    long races, flagged_runs; /* race_flagged's, over all schedules */
+    bool raced;               /* race_flagged's, this schedule */
+} selftest_context;
+
+const size_t explore_context_size = sizeof(selftest_context);
+
 static pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int *g_counter;
 
-static void setup(void)
+static void setup(void *ctx)
 {
+    (void)ctx;
     g_counter = lockstep_alloc(sizeof *g_counter);
     atomic_init(g_counter, 0);
 }
 
-static void free_counter(void) { lockstep_free(g_counter); }
-static void nothing(void) {}
+static void free_counter(void *ctx) { (void)ctx; lockstep_free(g_counter); }
+static void nothing(void *ctx) { (void)ctx; }
 
 /* A lock never unlocked: the other thread can never take it. */
-static void lock_and_keep(void) { pthread_mutex_lock(&g_m); }
+static void lock_and_keep(void *ctx) { (void)ctx; pthread_mutex_lock(&g_m); }
 
 /* A lost update: two threads load, then store load + 1. */
-static void increment_racy(void)
+static void increment_racy(void *ctx)
 {
+    (void)ctx;
     int v = atomic_load_explicit(g_counter, memory_order_relaxed);
     atomic_store_explicit(g_counter, v + 1, memory_order_relaxed);
 }
 
-static void check_two(void)
+static void check_two(void *ctx)
 {
     if (atomic_load_explicit(g_counter, memory_order_relaxed) != 2)
         explore_fail("wrong value", "the counter is %d, expected 2", atomic_load_explicit(g_counter, memory_order_relaxed));
-    free_counter();
+    free_counter(ctx);
 }
 
-static void assert_under_lock(void)
+static void assert_under_lock(void *ctx)
 {
+    (void)ctx;
     pthread_mutex_lock(&g_m);
     assert(atomic_load_explicit(g_counter, memory_order_relaxed) == 1 && "planted assert");
     pthread_mutex_unlock(&g_m);
 }
 
-static void free_twice(void) { free_counter(); free_counter(); }
+static void free_twice(void *ctx) { free_counter(ctx); free_counter(ctx); }
 
-static void use_after_free(void) { atomic_fetch_add_explicit(g_counter, 1, memory_order_relaxed); }
-static void check_nothing(void) {}
-static void check_free(void) { free_counter(); }
+static void use_after_free(void *ctx) { (void)ctx; atomic_fetch_add_explicit(g_counter, 1, memory_order_relaxed); }
+static void check_nothing(void *ctx) { (void)ctx; }
+static void check_free(void *ctx) { free_counter(ctx); }
 
 /* ---- litmus tests: the memory model's own outcome sets -------------------------
  *
@@ -69,28 +84,30 @@ static void check_free(void) { free_counter(); }
  * al., "Mathematizing C++ Concurrency", POPL 2011; herd7's C11 tests).
  */
 
+/* The planted programs' shared memory is static, as a program's globals
+ * are: a race report names it (g_data). What the scenario observes is its
+ * context. */
 static atomic_int g_x, g_y;
 static int g_data;        /* plain memory: its accesses reach datarace.c */
-static int g_r[3];        /* what the threads read, in thread order */
-static unsigned long long g_seen; /* outcomes found, as bits (litmus_bit) */
 
-static void litmus_setup(void)
+static void litmus_setup(void *ctx)
 {
+    selftest_context *c = ctx;
     atomic_init(&g_x, 0);
     atomic_init(&g_y, 0);
     g_data = 0;
-    g_r[0] = g_r[1] = g_r[2] = -1;
+    c->r[0] = c->r[1] = c->r[2] = -1;
 }
 
-static void litmus_begin(void) { g_seen = 0; }
+static void litmus_begin(void *ctx) { selftest_context *c = ctx; c->seen = 0; }
 
-/* An outcome (two reads, each 0..3 or 42 -> 4) as one bit of g_seen. */
+/* An outcome (two reads, each 0..3 or 42 -> 4) as one bit of the context's seen. */
 static int small(int v) { return v == 42 ? 4 : v < 0 ? 5 : v; }
 static unsigned long long litmus_bit(int a, int b) { return 1ull << (small(a) * 6 + small(b)); }
 
-static void record_pair(void) { g_seen |= litmus_bit(g_r[0], g_r[1]); }
+static void record_pair(void *ctx) { selftest_context *c = ctx; c->seen |= litmus_bit(c->r[0], c->r[1]); }
 
-static void expect_outcomes(const char *name, const int (*allowed)[2], int n)
+static void expect_outcomes(const selftest_context *c, const char *name, const int (*allowed)[2], int n)
 {
     unsigned long long want = 0;
     for (int i = 0; i < n; ++i)
@@ -101,114 +118,126 @@ static void expect_outcomes(const char *name, const int (*allowed)[2], int n)
     for (int a = 0; a < 6; ++a)
         for (int b = 0; b < 6; ++b) {
             unsigned long long bit = litmus_bit(values[a], values[b]);
-            if ((g_seen & bit) && lf < sizeof found)
+            if ((c->seen & bit) && lf < sizeof found)
                 lf += (size_t)snprintf(found + lf, sizeof found - lf, " (%d,%d)", values[a], values[b]);
             if ((want & bit) && le < sizeof expected)
                 le += (size_t)snprintf(expected + le, sizeof expected - le, " (%d,%d)", values[a], values[b]);
         }
     printf("explore: %s outcomes found:%s\n", name, found);
-    if (g_seen != want)
+    if (c->seen != want)
         explore_fail("wrong outcome set", "%s: found {%s }, C11 allows exactly {%s }", name, found, expected);
     printf("explore: %s: exactly the outcomes C11 allows\n", name);
 }
 
 /* Message passing: T0 writes the data, then raises the flag; T1 reads the
  * flag, then the data. (r0, r1) = (flag, data). */
-static void mp_writer_rel(void)
+static void mp_writer_rel(void *ctx)
 {
+    (void)ctx;
     atomic_store_explicit(&g_y, 42, memory_order_relaxed);
     atomic_store_explicit(&g_x, 1, memory_order_release);
 }
-static void mp_reader_acq(void)
+static void mp_reader_acq(void *ctx)
 {
-    g_r[0] = atomic_load_explicit(&g_x, memory_order_acquire);
-    g_r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
+    selftest_context *c = ctx;
+    c->r[0] = atomic_load_explicit(&g_x, memory_order_acquire);
+    c->r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
 }
-static void mp_writer_rlx(void)
+static void mp_writer_rlx(void *ctx)
 {
+    (void)ctx;
     atomic_store_explicit(&g_y, 42, memory_order_relaxed);
     atomic_store_explicit(&g_x, 1, memory_order_relaxed);
 }
-static void mp_reader_rlx(void)
+static void mp_reader_rlx(void *ctx)
 {
-    g_r[0] = atomic_load_explicit(&g_x, memory_order_relaxed);
-    g_r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
+    selftest_context *c = ctx;
+    c->r[0] = atomic_load_explicit(&g_x, memory_order_relaxed);
+    c->r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
 }
-static void mp_rel_acq_summary(void)
+static void mp_rel_acq_summary(void *ctx)
 {
     /* Seeing the flag means seeing the data: (1,0) never appears. */
     static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 42}};
-    expect_outcomes("mp (release/acquire)", allowed, 3);
+    expect_outcomes(ctx, "mp (release/acquire)", allowed, 3);
 }
-static void mp_rlx_summary(void)
+static void mp_rlx_summary(void *ctx)
 {
     /* Relaxed: the flag may be seen with the data still 0. */
     static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 42}, {1, 0}};
-    expect_outcomes("mp (relaxed)", allowed, 4);
+    expect_outcomes(ctx, "mp (relaxed)", allowed, 4);
 }
 
 /* The same with plain data: with release/acquire the reader that saw the
  * flag reads the data without a race; relaxed, the explorer reports it. */
-static void mp_plain_writer_rel(void)
+static void mp_plain_writer_rel(void *ctx)
 {
+    (void)ctx;
     g_data = 42;
     atomic_store_explicit(&g_x, 1, memory_order_release);
 }
-static void mp_plain_writer_rlx(void)
+static void mp_plain_writer_rlx(void *ctx)
 {
+    (void)ctx;
     g_data = 42;
     atomic_store_explicit(&g_x, 1, memory_order_relaxed);
 }
-static void mp_plain_reader_acq(void)
+static void mp_plain_reader_acq(void *ctx)
 {
-    if ((g_r[0] = atomic_load_explicit(&g_x, memory_order_acquire)) == 1)
-        g_r[1] = g_data;
+    selftest_context *c = ctx;
+    if ((c->r[0] = atomic_load_explicit(&g_x, memory_order_acquire)) == 1)
+        c->r[1] = g_data;
 }
-static void mp_plain_reader_rlx(void)
+static void mp_plain_reader_rlx(void *ctx)
 {
-    if ((g_r[0] = atomic_load_explicit(&g_x, memory_order_relaxed)) == 1)
-        g_r[1] = g_data;
+    selftest_context *c = ctx;
+    if ((c->r[0] = atomic_load_explicit(&g_x, memory_order_relaxed)) == 1)
+        c->r[1] = g_data;
 }
-static void mp_plain_summary(void)
+static void mp_plain_summary(void *ctx)
 {
     static const int allowed[][2] = {{0, -1}, {1, 42}};
-    expect_outcomes("mp, plain data (release/acquire)", allowed, 2);
+    expect_outcomes(ctx, "mp, plain data (release/acquire)", allowed, 2);
 }
 
 /* Store buffering: each thread stores to one and loads the other. Without
  * seq_cst, both may read 0. (r0, r1). */
-static void sb_left(void)
+static void sb_left(void *ctx)
 {
+    selftest_context *c = ctx;
     atomic_store_explicit(&g_x, 1, memory_order_release);
-    g_r[0] = atomic_load_explicit(&g_y, memory_order_acquire);
+    c->r[0] = atomic_load_explicit(&g_y, memory_order_acquire);
 }
-static void sb_right(void)
+static void sb_right(void *ctx)
 {
+    selftest_context *c = ctx;
     atomic_store_explicit(&g_y, 1, memory_order_release);
-    g_r[1] = atomic_load_explicit(&g_x, memory_order_acquire);
+    c->r[1] = atomic_load_explicit(&g_x, memory_order_acquire);
 }
-static void sb_summary(void)
+static void sb_summary(void *ctx)
 {
     static const int allowed[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
-    expect_outcomes("sb (release/acquire)", allowed, 4);
+    expect_outcomes(ctx, "sb (release/acquire)", allowed, 4);
 }
 
 /* Coherence (CoRR): T0 stores 1 then 2; T1 loads twice. The second load
  * never reads older than the first. (r0, r1) = T1's two loads. */
-static void corr_writer(void)
+static void corr_writer(void *ctx)
 {
+    (void)ctx;
     atomic_store_explicit(&g_x, 1, memory_order_relaxed);
     atomic_store_explicit(&g_x, 2, memory_order_relaxed);
 }
-static void corr_reader(void)
+static void corr_reader(void *ctx)
 {
-    g_r[0] = atomic_load_explicit(&g_x, memory_order_relaxed);
-    g_r[1] = atomic_load_explicit(&g_x, memory_order_relaxed);
+    selftest_context *c = ctx;
+    c->r[0] = atomic_load_explicit(&g_x, memory_order_relaxed);
+    c->r[1] = atomic_load_explicit(&g_x, memory_order_relaxed);
 }
-static void corr_summary(void)
+static void corr_summary(void *ctx)
 {
     static const int allowed[][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
-    expect_outcomes("corr (coherence)", allowed, 6);
+    expect_outcomes(ctx, "corr (coherence)", allowed, 6);
 }
 
 /* Release sequence: T0 writes the data and releases x = 1; T1 does a
@@ -216,99 +245,106 @@ static void corr_summary(void)
  * read-modify-write, which continues T0's release sequence when it comes
  * after it) synchronizes with T0: (2,0) never appears. (1,0) does: T1's
  * add may come first, and its 1 heads no sequence. (r0, r1) = (x, data). */
-static void rs_writer(void)
+static void rs_writer(void *ctx)
 {
+    (void)ctx;
     atomic_store_explicit(&g_y, 42, memory_order_relaxed);
     atomic_store_explicit(&g_x, 1, memory_order_release);
 }
-static void rs_rmw(void) { atomic_fetch_add_explicit(&g_x, 1, memory_order_relaxed); }
-static void rs_store(void) { atomic_store_explicit(&g_x, 2, memory_order_relaxed); }
-static void rs_reader(void)
+static void rs_rmw(void *ctx) { (void)ctx; atomic_fetch_add_explicit(&g_x, 1, memory_order_relaxed); }
+static void rs_store(void *ctx) { (void)ctx; atomic_store_explicit(&g_x, 2, memory_order_relaxed); }
+static void rs_reader(void *ctx)
 {
-    g_r[0] = atomic_load_explicit(&g_x, memory_order_acquire);
-    g_r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
+    selftest_context *c = ctx;
+    c->r[0] = atomic_load_explicit(&g_x, memory_order_acquire);
+    c->r[1] = atomic_load_explicit(&g_y, memory_order_relaxed);
 }
-static void rs_rmw_summary(void)
+static void rs_rmw_summary(void *ctx)
 {
     static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 0}, {1, 42}, {2, 42}};
-    expect_outcomes("release sequence (continued by a fetch_add)", allowed, 5);
+    expect_outcomes(ctx, "release sequence (continued by a fetch_add)", allowed, 5);
 }
-static void rs_store_summary(void)
+static void rs_store_summary(void *ctx)
 {
     /* A plain store of another thread ends the sequence: (2,0) appears. */
     static const int allowed[][2] = {{0, 0}, {0, 42}, {1, 42}, {2, 0}, {2, 42}};
-    expect_outcomes("release sequence (ended by another thread's store)", allowed, 5);
+    expect_outcomes(ctx, "release sequence (ended by another thread's store)", allowed, 5);
 }
 
 /* A mutex hands plain data across: no race, and the reader sees 0 or 42. */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static void mutex_writer(void)
+static void mutex_writer(void *ctx)
 {
+    (void)ctx;
     pthread_mutex_lock(&g_lock);
     g_data = 42;
     pthread_mutex_unlock(&g_lock);
 }
-static void mutex_reader(void)
+static void mutex_reader(void *ctx)
 {
+    selftest_context *c = ctx;
     pthread_mutex_lock(&g_lock);
-    g_r[0] = g_data;
+    c->r[0] = g_data;
     pthread_mutex_unlock(&g_lock);
-    g_r[1] = 0;
+    c->r[1] = 0;
 }
-static void unlocked_writer(void) { g_data = 42; }
-static void unlocked_reader(void) { g_r[0] = g_data; }
-static void mutex_summary(void)
+static void unlocked_writer(void *ctx) { (void)ctx; g_data = 42; }
+static void unlocked_reader(void *ctx) { selftest_context *c = ctx; c->r[0] = g_data; }
+static void mutex_summary(void *ctx)
 {
     static const int allowed[][2] = {{0, 0}, {42, 0}};
-    expect_outcomes("mutex", allowed, 2);
+    expect_outcomes(ctx, "mutex", allowed, 2);
 }
 
 /* Freeing is a write: a block freed by one thread while another's read of
  * it is not ordered before the free. */
 static int *g_block;
-static bool g_reader_done;
-static bool reader_done(void) { return g_reader_done; }
-static void block_setup(void)
+static bool reader_done(void *ctx) { return ((const selftest_context *)ctx)->reader_done; }
+static void block_setup(void *ctx)
 {
-    litmus_setup();
+    selftest_context *c = ctx;
+    litmus_setup(c);
     g_block = lockstep_alloc(sizeof *g_block);
     *g_block = 7;
-    g_reader_done = false;
+    c->reader_done = false;
 }
-static void block_reader_then_flag(void)
+static void block_reader_then_flag(void *ctx)
 {
-    g_r[0] = *g_block;
+    selftest_context *c = ctx;
+    c->r[0] = *g_block;
     atomic_store_explicit(&g_x, 1, memory_order_relaxed);
-    g_reader_done = true; /* for the scenario's wait only */
+    c->reader_done = true; /* for the scenario's wait only */
 }
-static void block_free_after_flag(void)
+static void block_free_after_flag(void *ctx)
 {
-    explore_wait_until(reader_done, "the reader is done");
-    g_r[1] = atomic_load_explicit(&g_x, memory_order_relaxed); /* 1, relaxed: orders nothing */
+    selftest_context *c = ctx;
+    explore_wait_until(reader_done, c, "the reader is done");
+    c->r[1] = atomic_load_explicit(&g_x, memory_order_relaxed); /* 1, relaxed: orders nothing */
     lockstep_free(g_block);
 }
 
 /* A race as a flag (on_race), as herd7 reports it: the schedule goes on,
  * and the litmus front end counts it; every schedule, no bound (.exhaustive). */
-static long g_races, g_flagged_runs;
-static bool g_raced;
-static void count_race(const char *what)
+static void count_race(void *ctx, const char *what)
 {
+    selftest_context *c = ctx;
     (void)what;
-    ++g_races;
-    g_raced = true;
+    ++c->races;
+    c->raced = true;
 }
-static void flag_begin(void) { g_races = g_flagged_runs = 0; }
-static void flag_setup(void)
+static void flag_begin(void *ctx) { selftest_context *c = ctx; c->races = c->flagged_runs = 0; }
+static void flag_setup(void *ctx)
 {
-    litmus_setup();
-    g_raced = false;
+    selftest_context *c = ctx;
+    litmus_setup(c);
+    c->raced = false;
 }
-static void flag_check(void) { g_flagged_runs += g_raced; }
-static void flag_summary(void)
+static void flag_check(void *ctx) { selftest_context *c = ctx; c->flagged_runs += c->raced; }
+static void flag_summary(void *ctx)
 {
-    printf("explore: %ld data races flagged, in %ld schedules; the schedules went on\n", g_races, g_flagged_runs);
-    if (!g_races || !g_flagged_runs)
+    selftest_context *c = ctx;
+    printf("explore: %ld data races flagged, in %ld schedules; the schedules went on\n", c->races, c->flagged_runs);
+    if (!c->races || !c->flagged_runs)
         explore_fail("wrong outcome set", "mp_plain_relaxed's race was not flagged");
     printf("explore: races flagged, not failed\n");
 }

@@ -94,30 +94,60 @@ static const char *const g_node_names[MAX_OPS] = {"node G", "node A", "node B", 
 static const char *const g_task_names[MAX_OPS] = {"task G", "task A", "task B", "task C"};
 static const char *const g_body_names[MAX_OPS] = {"body G", "body A", "body B", "body C"};
 
-static task_sequencer g_seq;
-static bool g_seq_destroyed;
-static lockstep_trigger g_gate;
-static seq_log g_log;
-static int g_order[MAX_OPS];
-static seq_op g_ops[MAX_OPS];
-static simple_task g_tasks[MAX_OPS];
-static int g_errs[MAX_OPS];     /* what each queue call returned */
-static bool g_queued[MAX_OPS];  /* the scenario queued it (whether or not that failed) */
-static int g_thread[MAX_OPS];   /* which thread queued it (EXPLORE_MAIN: main) */
-static int g_queue_seq[MAX_OPS]; /* its place among its thread's queue calls */
-static int g_nqueued[EXPLORE_MAX_THREADS + 1]; /* queue calls per thread, main last */
-static int g_made_on[MAX_OPS];  /* the thread its maker ran on */
-static const void *g_bodies[MAX_OPS]; /* its body's frame */
-static bool g_released[MAX_OPS]; /* its task was released at once (fire and forget) */
-static int g_pending_at_destroy; /* of A and B, how many had not run when the sequencer was destroyed */
-static bool g_gate_fired;        /* the completer is firing the gate (up just before the call) */
-static bool g_returned[MAX_OPS]; /* its body has run simple_promise_return_value */
+/* A scenario's state, one value: every callback gets it as its context
+ * (explore.h), zeroed before the search. */
+typedef struct sequencer_context {
+    task_sequencer seq;
+    bool seq_destroyed;
+    lockstep_trigger gate;
+    seq_log log;
+    int order[MAX_OPS];
+    seq_op ops[MAX_OPS];
+    simple_task tasks[MAX_OPS];
+    int errs[MAX_OPS];      /* what each queue call returned */
+    bool queued[MAX_OPS];   /* the scenario queued it (whether or not that failed) */
+    int thread[MAX_OPS];    /* which thread queued it (EXPLORE_MAIN: main) */
+    int queue_seq[MAX_OPS]; /* its place among its thread's queue calls */
+    int nqueued[EXPLORE_MAX_THREADS + 1]; /* queue calls per thread, main last */
+    int made_on[MAX_OPS];   /* the thread its maker ran on */
+    const void *bodies[MAX_OPS]; /* its body's frame */
+    bool released[MAX_OPS]; /* its task was released at once (fire and forget) */
+    int pending_at_destroy; /* of A and B, how many had not run when the sequencer was destroyed */
+    bool gate_fired;        /* the completer is firing the gate (up just before the call) */
+    bool returned[MAX_OPS]; /* its body has run simple_promise_return_value */
 
-/* Over all the schedules of a scenario: how the tasks behind G were started. */
-static long g_by_queue_call;  /* by their own queue call (continue_with took out completed()) */
-static long g_by_completion;  /* by the task before them completing on another thread */
-static long g_destroys[4];    /* by g_pending_at_destroy */
-static long g_destroys_on[2]; /* queue_vs_queue_vs_completion_then_destroy's destroy ran on T1, on T2 */
+    /* Over all the schedules of a scenario: how the tasks behind G were started. */
+    long by_queue_call; /* by their own queue call (continue_with took out completed()) */
+    long by_completion; /* by the task before them completing on another thread */
+    long destroys[4];   /* by pending_at_destroy */
+    long destroys_on[2]; /* queue_vs_queue_vs_completion_then_destroy's destroy ran on T1, on T2 */
+
+    /* A coroutine awaiting a task the sequencer handed out. */
+    driver_frame *awaiter;
+    int awaited;         /* the op whose task the awaiter owns, or -1 */
+    long await_paths[4]; /* over all schedules, by enum await_path */
+    int awaiting_thread; /* the thread inside the awaiter's co_await, or -1 */
+
+    /* The destroy after the last queue call. */
+    awaitable_event c_queued;
+    int destroyed_on; /* the thread that ran the destroy, or -1 */
+
+    /* An awaiter destroyed while suspended. */
+    lockstep_trigger gate_a;
+    awaitable_event awaiter_gone;
+    bool a_started_at_destroy;
+    bool awaiter_destroyed;     /* T1 has destroyed the awaiter (before it sets awaiter gone) */
+    long awaiter_destroys[2];   /* over all schedules: A not started yet, started, at the destroy */
+} sequencer_context;
+
+const size_t explore_context_size = sizeof(sequencer_context);
+
+/* An op's scenario, from the op: the step's code calls its maker and
+ * resumes its body with nothing else. Every op logs to the context's log. */
+static sequencer_context *op_context(const seq_op *op)
+{
+    return (sequencer_context *)((char *)op->log - offsetof(sequencer_context, log));
+}
 
 /* seq_body_resume, with the checks where the body continues and the flag
  * where it returns its value. */
@@ -125,6 +155,7 @@ static lockstep_coro *checked_seq_body_resume(lockstep_coro *self)
 {
     seq_body_frame *f = (seq_body_frame *)self;
     seq_op *op = f->op;
+    sequencer_context *c = op_context(op);
     switch (self->resume_point) {
     case 0:
         seq_body_enter(op);
@@ -133,12 +164,12 @@ static lockstep_coro *checked_seq_body_resume(lockstep_coro *self)
             return NULL;
         /* fall through */
     case 1:
-        if (op->trig && !g_gate_fired)
+        if (op->trig && !c->gate_fired)
             explore_fail("continued before fire", "body %s continued past its co_await on the gate, which nobody "
                          "had fired", g_op_names[op->id]);
         seq_body_leave(op);
         simple_promise_return_value(&f->promise, op->result);
-        g_returned[op->id] = true;
+        c->returned[op->id] = true;
         return simple_promise_final_suspend(&f->promise);
     }
     return NULL; /* not reached: a finished task is never resumed */
@@ -165,26 +196,27 @@ static int checked_seq_op_maker(void *ctx, simple_task *task)
 static int make_body(void *ctx, simple_task *task)
 {
     seq_op *op = ctx;
-    g_made_on[op->id] = explore_self();
+    sequencer_context *c = op_context(op);
+    c->made_on[op->id] = explore_self();
     explore_note("maker %s runs: creates and starts body %s", g_op_names[op->id], g_op_names[op->id]);
     /* The task before this one cleans up before it completes: its body is gone. */
-    if (g_log.n > 0 && !explore_freed(g_bodies[g_order[g_log.n - 1]]))
+    if (c->log.n > 0 && !explore_freed(c->bodies[c->order[c->log.n - 1]]))
         explore_fail("sequencer order", "maker %s runs while body %s, of the task before it, is still allocated: "
                      "that task completed before it released its body", g_op_names[op->id],
-                     g_op_names[g_order[g_log.n - 1]]);
+                     g_op_names[c->order[c->log.n - 1]]);
     explore_name_next_alloc(g_body_names[op->id], true);
     int err = checked_seq_op_maker(ctx, task);
     explore_name_next_alloc(NULL, false);
-    g_bodies[op->id] = task->m_promise;
+    c->bodies[op->id] = task->m_promise;
     return err;
 }
 
 /* Queues op `id`; fail_nth: which allocation of the call fails (0: none). */
-static void queue_op(int id, uint64_t fail_nth)
+static void queue_op(sequencer_context *c, int id, uint64_t fail_nth)
 {
-    g_queued[id] = true;
-    g_thread[id] = explore_self();
-    g_queue_seq[id] = g_nqueued[explore_self()]++;
+    c->queued[id] = true;
+    c->thread[id] = explore_self();
+    c->queue_seq[id] = c->nqueued[explore_self()]++;
     if (fail_nth)
         explore_note("queue %s, with lockstep_alloc_fail_nth(%d)", g_op_names[id], (int)fail_nth);
     else
@@ -194,11 +226,11 @@ static void queue_op(int id, uint64_t fail_nth)
 #endif
     explore_name_next_alloc(g_task_names[id], true);
     lockstep_alloc_fail_nth(fail_nth);
-    g_errs[id] = task_sequencer_queue(&g_seq, make_body, &g_ops[id], NULL, &g_tasks[id]);
+    c->errs[id] = task_sequencer_queue(&c->seq, make_body, &c->ops[id], NULL, &c->tasks[id]);
     lockstep_alloc_fail_none();
     explore_name_next_alloc(NULL, false);
-    if (g_errs[id])
-        explore_note("queue %s returned %s", g_op_names[id], g_errs[id] == ENOMEM ? "ENOMEM" : "an error");
+    if (c->errs[id])
+        explore_note("queue %s returned %s", g_op_names[id], c->errs[id] == ENOMEM ? "ENOMEM" : "an error");
 }
 
 /* ---- a coroutine awaiting a task the sequencer handed out ----------------------
@@ -206,26 +238,23 @@ static void queue_op(int id, uint64_t fail_nth)
  * task_bodies.h's driver: `result = co_await task; release(task);`. Its
  * on_continue checks, where it continues past its co_await, whichever path
  * the await took, that the op's body has returned its value. */
-static driver_frame *g_awaiter;
-static int g_awaited = -1;    /* the op whose task the awaiter owns, or -1 */
-static long g_await_paths[4]; /* over all schedules, by enum await_path */
-static int g_awaiting_thread = -1; /* the thread inside the awaiter's co_await, or -1 */
 
 static void check_awaiter_continues(driver_frame *f)
 {
-    int id = (int)(intptr_t)f->ctx;
+    const sequencer_context *c = f->ctx;
+    int id = c->awaited;
 #if TASK_IS_LAZY
     /* Step 08: the await hands over to the task's own coroutine, which hands
      * back at once, inside the await, if the task had completed: the ready
      * path's counterpart. */
     explore_unchecked(true); /* the scenario observing */
-    if (g_awaiting_thread == explore_self())
+    if (c->awaiting_thread == explore_self())
         f->path = PATH_READY;
     explore_unchecked(false);
 #endif
     if (f->path == PATH_SUSPENDED)
         explore_note("the awaiter of task %s continues (resumed by its completion)", g_op_names[id]);
-    if (!g_returned[id])
+    if (!c->returned[id])
         explore_fail("continued before completion", "the awaiter of task %s continued past its co_await (%s) "
                      "before body %s had returned its value", g_op_names[id],
                      f->path == PATH_READY ? "await_ready said completed"
@@ -235,68 +264,72 @@ static void check_awaiter_continues(driver_frame *f)
 }
 
 /* Setup: G runs at once (an idle sequencer) and suspends on the gate. */
-static void make_sequencer(void)
+static void make_sequencer(void *ctx)
 {
+    sequencer_context *c = ctx;
     explore_name_fields(); /* `next of node B`: every node has a `next` */
-    task_sequencer_init(&g_seq);
-    g_seq_destroyed = false;
-    lockstep_trigger_init(&g_gate);
-    seq_log_init(&g_log, g_order, MAX_OPS);
-    memset(g_nqueued, 0, sizeof g_nqueued);
+    task_sequencer_init(&c->seq);
+    c->seq_destroyed = false;
+    lockstep_trigger_init(&c->gate);
+    seq_log_init(&c->log, c->order, MAX_OPS);
+    memset(c->nqueued, 0, sizeof c->nqueued);
     for (int i = 0; i < MAX_OPS; ++i) {
-        seq_op_init(&g_ops[i], &g_log, i, (task_result){0, 10 + i});
-        g_tasks[i] = (simple_task){0};
-        g_errs[i] = 0;
-        g_queued[i] = false;
-        g_released[i] = false;
-        g_made_on[i] = -1;
-        g_bodies[i] = NULL;
-        g_returned[i] = false;
+        seq_op_init(&c->ops[i], &c->log, i, (task_result){0, 10 + i});
+        c->tasks[i] = (simple_task){0};
+        c->errs[i] = 0;
+        c->queued[i] = false;
+        c->released[i] = false;
+        c->made_on[i] = -1;
+        c->bodies[i] = NULL;
+        c->returned[i] = false;
     }
-    g_gate_fired = false;
-    g_awaiter = NULL;
-    g_awaited = -1;
-    g_ops[GATE].trig = &g_gate;
-    queue_op(GATE, 0);
-    if (g_errs[GATE] || !g_gate.waiter)
+    c->gate_fired = false;
+    c->awaiter = NULL;
+    c->awaited = -1;
+    c->awaiting_thread = -1;
+    c->ops[GATE].trig = &c->gate;
+    queue_op(c, GATE, 0);
+    if (c->errs[GATE] || !c->gate.waiter)
         explore_fail("setup", "could not queue the gate op G, or its body did not suspend on the gate");
 }
 
 /* ---- the threads -------------------------------------------------------------- */
 
-static void complete_gate(void)
+static void complete_gate(void *ctx)
 {
+    sequencer_context *c = ctx;
     explore_note("fire the gate: body G completes");
-    g_gate_fired = true;
-    lockstep_trigger_fire(&g_gate);
+    c->gate_fired = true;
+    lockstep_trigger_fire(&c->gate);
 }
 
-static void queue_a_then_b(void) { queue_op(1, 0); queue_op(2, 0); }
+static void queue_a_then_b(void *ctx) { queue_op(ctx, 1, 0); queue_op(ctx, 2, 0); }
 
 /* Queues A, then awaits task A with a coroutine that owns it from then on. */
-static void queue_a_then_await(void)
+static void queue_a_then_await(void *ctx)
 {
-    queue_op(1, 0);
-    if (g_errs[1])
+    sequencer_context *c = ctx;
+    queue_op(c, 1, 0);
+    if (c->errs[1])
         return;
-    g_awaiter = driver_create(g_tasks[1]);
-    if (!g_awaiter)
+    c->awaiter = driver_create(c->tasks[1]);
+    if (!c->awaiter)
         explore_fail("setup", "could not make the awaiter");
-    explore_name_coro(g_awaiter, "awaiter of A");
-    g_awaiter->on_continue = check_awaiter_continues;
-    g_awaiter->ctx = (void *)(intptr_t)1;
-    g_awaited = 1;
-    g_tasks[1] = (simple_task){0};
+    explore_name_coro(c->awaiter, "awaiter of A");
+    c->awaiter->on_continue = check_awaiter_continues;
+    c->awaiter->ctx = c;
+    c->awaited = 1;
+    c->tasks[1] = (simple_task){0};
     explore_note("the awaiter: co_await task A");
     explore_unchecked(true); /* the scenario observing */
-    g_awaiting_thread = explore_self();
+    c->awaiting_thread = explore_self();
     explore_unchecked(false);
-    lockstep_coro_resume(&g_awaiter->coro);
+    lockstep_coro_resume(&c->awaiter->coro);
     explore_unchecked(true);
-    g_awaiting_thread = -1;
+    c->awaiting_thread = -1;
     explore_unchecked(false);
 }
-static void queue_c(void) { queue_op(3, 0); }
+static void queue_c(void *ctx) { queue_op(ctx, 3, 0); }
 
 /* A: the node's allocation fails; B: the wrapper frame's; C: none. From
  * step 09 the frame is the call's one allocation (the node is in it): it
@@ -316,21 +349,23 @@ static const char g_failing_alloc_about[] = "T0 completes the running task G whi
                                             "fails), B (its task's allocation fails), then C";
 #endif
 
-static void queue_with_failures(void)
+static void queue_with_failures(void *ctx)
 {
-    queue_op(1, 1);
-    queue_op(2, FRAME_ALLOC);
-    queue_op(3, 0);
+    sequencer_context *c = ctx;
+    queue_op(c, 1, 1);
+    queue_op(c, 2, FRAME_ALLOC);
+    queue_op(c, 3, 0);
 }
 
 /* Queues A and B, then releases A: it still runs, then frees itself. */
-static void queue_a_b_release_a(void)
+static void queue_a_b_release_a(void *ctx)
 {
-    queue_op(1, 0);
-    queue_op(2, 0);
+    sequencer_context *c = ctx;
+    queue_op(c, 1, 0);
+    queue_op(c, 2, 0);
     explore_note("release task A (fire and forget: it still runs, then frees itself)");
-    simple_task_release(&g_tasks[1]);
-    g_released[1] = true;
+    simple_task_release(&c->tasks[1]);
+    c->released[1] = true;
 }
 
 /* Of ops 1..n (A, B, C), how many bodies had not run before the destroy:
@@ -339,49 +374,51 @@ static void queue_a_b_release_a(void)
  * peek at it (explore_unchecked) would make the destroy dependent on every
  * step, and the search try every order of them (1,074 schedules for 108
  * executions in queue_vs_queue_vs_completion_then_destroy, 197 this way). */
-static int pending(int n)
+static int pending(const sequencer_context *c, int n)
 {
     int count = 0;
     for (int id = 1; id <= n; ++id) {
         int made;
-        if (!explore_read_settled(&g_ops[id].made, &made) || made == 0)
+        if (!explore_read_settled(&c->ops[id].made, &made) || made == 0)
             ++count;
     }
     return count;
 }
 
-static void queue_a_b_then_destroy(void)
+static void queue_a_b_then_destroy(void *ctx)
 {
-    queue_a_b_release_a();
-    g_pending_at_destroy = pending(2);
-    explore_note("destroy the sequencer (%d of A and B still to run)", g_pending_at_destroy);
-    task_sequencer_destroy(&g_seq);
-    g_seq_destroyed = true;
+    sequencer_context *c = ctx;
+    queue_a_b_release_a(c);
+    c->pending_at_destroy = pending(c, 2);
+    explore_note("destroy the sequencer (%d of A and B still to run)", c->pending_at_destroy);
+    task_sequencer_destroy(&c->seq);
+    c->seq_destroyed = true;
 }
 
 /* Queues A and B, releases both, then destroys the sequencer. From step 09
  * the newest frame (B's) is also the returned task's, so three holders let
  * go of it: B's owner, here, first; then B's lambda on T0 and the destroy
  * on T1, in either order, and whichever is last frees it. */
-static void queue_a_b_release_both_then_destroy(void)
+static void queue_a_b_release_both_then_destroy(void *ctx)
 {
-    queue_a_b_release_a();
+    sequencer_context *c = ctx;
+    queue_a_b_release_a(c);
     explore_note("release task B too: it still runs, then frees itself");
-    simple_task_release(&g_tasks[2]);
-    g_released[2] = true;
-    g_pending_at_destroy = pending(2);
-    explore_note("destroy the sequencer (%d of A and B still to run)", g_pending_at_destroy);
-    task_sequencer_destroy(&g_seq);
-    g_seq_destroyed = true;
+    simple_task_release(&c->tasks[2]);
+    c->released[2] = true;
+    c->pending_at_destroy = pending(c, 2);
+    explore_note("destroy the sequencer (%d of A and B still to run)", c->pending_at_destroy);
+    task_sequencer_destroy(&c->seq);
+    c->seq_destroyed = true;
 }
 
 /* ---- the checks ----------------------------------------------------------------- */
 
 /* Position of op `id` in the bodies' log, or -1. */
-static int log_position(int id)
+static int log_position(const sequencer_context *c, int id)
 {
-    for (size_t k = 0; k < g_log.n && k < MAX_OPS; ++k)
-        if (g_order[k] == id)
+    for (size_t k = 0; k < c->log.n && k < MAX_OPS; ++k)
+        if (c->order[k] == id)
             return (int)k;
     return -1;
 }
@@ -391,69 +428,71 @@ static int log_position(int id)
  *   never; its task completed with its body's value;
  * - bodies ran one at a time, each maker only after the body before it had
  *   left, and the ops of one thread in the order it queued them. */
-static void check_sequencer(void)
+static void check_sequencer(void *ctx)
 {
+    sequencer_context *c = ctx;
     for (int i = 0; i < MAX_OPS; ++i) {
-        const seq_op *op = &g_ops[i];
+        const seq_op *op = &c->ops[i];
         const char *n = g_op_names[i];
-        if (!g_queued[i])
+        if (!c->queued[i])
             continue;
-        if (g_errs[i]) {
-            if (g_errs[i] != ENOMEM || g_tasks[i].m_promise)
+        if (c->errs[i]) {
+            if (c->errs[i] != ENOMEM || c->tasks[i].m_promise)
                 explore_fail("wrong value", "queue %s failed with %d and %s a task; expected ENOMEM and no task",
-                             n, g_errs[i], g_tasks[i].m_promise ? "handed out" : "no");
+                             n, c->errs[i], c->tasks[i].m_promise ? "handed out" : "no");
             if (op->made)
                 explore_fail("wrong value", "queue %s failed, yet its maker ran", n);
             continue;
         }
-        explore_culprit(g_tasks[i].m_promise); /* --graph: its frame's publication, and its resumes */
+        explore_culprit(c->tasks[i].m_promise); /* --graph: its frame's publication, and its resumes */
         if (op->made == 0)
             explore_fail("lost wake-up", "task %s never ran: every thread has finished and its maker was never "
                          "called, so the chain is wedged and nobody will ever start it", n);
         if (op->made > 1)
             explore_fail("resumed twice", "maker %s ran %d times", n, op->made);
-        if (i != GATE && g_made_on[i] == g_thread[i])
-            ++g_by_queue_call;
+        if (i != GATE && c->made_on[i] == c->thread[i])
+            ++c->by_queue_call;
         else if (i != GATE)
-            ++g_by_completion;
-        if (g_released[i] || i == g_awaited)
+            ++c->by_completion;
+        if (c->released[i] || i == c->awaited)
             continue; /* released, or the awaiter's (check_awaiter) */
-        if (!task_has_completed(&g_tasks[i]))
+        if (!task_has_completed(&c->tasks[i]))
             explore_fail("lost wake-up", "task %s has not completed, though every thread has finished", n);
-        task_result r = simple_task_await_resume(&g_tasks[i]);
+        task_result r = simple_task_await_resume(&c->tasks[i]);
         if (r.error || r.value != op->result.value)
             explore_fail("wrong value", "task %s completed with {%d, %ld}, expected its body's {0, %ld}", n,
                          r.error, (long)r.value, (long)op->result.value);
-        simple_task_release(&g_tasks[i]);
+        simple_task_release(&c->tasks[i]);
     }
-    if (atomic_load_explicit(&g_log.overlaps, memory_order_relaxed))
+    if (atomic_load_explicit(&c->log.overlaps, memory_order_relaxed))
         explore_fail("sequencer order", "a body started while another was running");
-    for (size_t k = 1; k < g_log.n; ++k) {
-        const seq_op *op = &g_ops[g_order[k]];
-        if (op->left_before_made != g_order[k - 1])
+    for (size_t k = 1; k < c->log.n; ++k) {
+        const seq_op *op = &c->ops[c->order[k]];
+        if (op->left_before_made != c->order[k - 1])
             explore_fail("sequencer order", "maker %s ran before body %s had left", g_op_names[op->id],
-                         g_op_names[g_order[k - 1]]);
+                         g_op_names[c->order[k - 1]]);
     }
     for (int i = 0; i < MAX_OPS; ++i)
         for (int j = 0; j < MAX_OPS; ++j)
-            if (g_queued[i] && g_queued[j] && !g_errs[i] && !g_errs[j] && g_thread[i] == g_thread[j] &&
-                g_queue_seq[i] < g_queue_seq[j] && log_position(i) > log_position(j))
+            if (c->queued[i] && c->queued[j] && !c->errs[i] && !c->errs[j] && c->thread[i] == c->thread[j] &&
+                c->queue_seq[i] < c->queue_seq[j] && log_position(c, i) > log_position(c, j))
                 explore_fail("sequencer order", "body %s ran before body %s, which its thread queued first",
                              g_op_names[j], g_op_names[i]);
-    if (log_position(GATE) != 0)
+    if (log_position(c, GATE) != 0)
         explore_fail("sequencer order", "body G, queued before the threads started, did not run first");
-    if (g_seq_destroyed)
-        ++g_destroys[g_pending_at_destroy];
+    if (c->seq_destroyed)
+        ++c->destroys[c->pending_at_destroy];
     else
-        task_sequencer_destroy(&g_seq);
+        task_sequencer_destroy(&c->seq);
 }
 
 /* The awaiter finished its await once, with A's value; then the sequencer's checks. */
-static void check_awaiter(void)
+static void check_awaiter(void *ctx)
 {
-    driver_frame *f = g_awaiter;
+    sequencer_context *c = ctx;
+    driver_frame *f = c->awaiter;
     if (f) {
-        int id = (int)(intptr_t)f->ctx;
+        int id = c->awaited;
         const char *n = g_op_names[id];
         explore_culprit(f);
         if (f->finished > 1 || f->resumed_when_done)
@@ -462,54 +501,58 @@ static void check_awaiter(void)
         if (f->finished == 0)
             explore_fail("lost wake-up", "the awaiter of task %s is still suspended, and every thread has finished: "
                          "nobody will ever resume it", n);
-        if (f->result.error || f->result.value != g_ops[id].result.value)
+        if (f->result.error || f->result.value != c->ops[id].result.value)
             explore_fail("wrong value", "the awaiter of task %s got {%d, %ld}, expected its body's {0, %ld}", n,
-                         f->result.error, (long)f->result.value, (long)g_ops[id].result.value);
-        ++g_await_paths[f->path];
+                         f->result.error, (long)f->result.value, (long)c->ops[id].result.value);
+        ++c->await_paths[f->path];
         lockstep_coro_destroy(&f->coro);
-        g_awaiter = NULL;
+        c->awaiter = NULL;
     }
-    check_sequencer();
+    check_sequencer(c);
 }
 
 /* ---- over all schedules: both ways of starting a task were reached ----------- */
 
-static void reset_counts(void)
+static void reset_counts(void *ctx)
 {
-    g_by_queue_call = g_by_completion = 0;
-    memset(g_destroys, 0, sizeof g_destroys);
-    memset(g_await_paths, 0, sizeof g_await_paths);
-    memset(g_destroys_on, 0, sizeof g_destroys_on);
+    sequencer_context *c = ctx;
+    c->by_queue_call = c->by_completion = 0;
+    memset(c->destroys, 0, sizeof c->destroys);
+    memset(c->await_paths, 0, sizeof c->await_paths);
+    memset(c->destroys_on, 0, sizeof c->destroys_on);
 }
 
-static void paths_summary(void)
+static void paths_summary(void *ctx)
 {
+    sequencer_context *c = ctx;
     printf("explore: a task behind G was started by the completion of the task before it, on another thread, "
            "%ld times, and by its own queue call (the task before it had completed) %ld times\n",
-           g_by_completion, g_by_queue_call);
-    if (!g_by_completion || !g_by_queue_call) {
+           c->by_completion, c->by_queue_call);
+    if (!c->by_completion || !c->by_queue_call) {
         printf("explore: FAILED (coverage): both ways of starting a task should be reached\n");
         exit(1);
     }
 }
 
-static void destroy_summary(void)
+static void destroy_summary(void *ctx)
 {
-    paths_summary();
+    sequencer_context *c = ctx;
+    paths_summary(c);
     printf("explore: the sequencer was destroyed with both A and B still to run in %ld schedules, one in %ld, "
-           "none in %ld\n", g_destroys[2], g_destroys[1], g_destroys[0]);
-    if (!g_destroys[2] || !g_destroys[1] || !g_destroys[0]) {
+           "none in %ld\n", c->destroys[2], c->destroys[1], c->destroys[0]);
+    if (!c->destroys[2] || !c->destroys[1] || !c->destroys[0]) {
         printf("explore: FAILED (coverage): destroy should come before, between and after A and B\n");
         exit(1);
     }
 }
 
-static void await_summary(void)
+static void await_summary(void *ctx)
 {
-    paths_summary();
+    sequencer_context *c = ctx;
+    paths_summary(c);
     printf("explore: the awaiter's await took the ready path in %ld schedules, suspended in %ld, late in %ld\n",
-           g_await_paths[PATH_READY], g_await_paths[PATH_SUSPENDED], g_await_paths[PATH_LATE]);
-    if (!g_await_paths[PATH_READY] || !g_await_paths[PATH_SUSPENDED]) {
+           c->await_paths[PATH_READY], c->await_paths[PATH_SUSPENDED], c->await_paths[PATH_LATE]);
+    if (!c->await_paths[PATH_READY] || !c->await_paths[PATH_SUSPENDED]) {
         printf("explore: FAILED (coverage): the awaiter should both find task A completed and suspend on it\n");
         exit(1);
     }
@@ -525,20 +568,22 @@ static void await_summary(void)
  * level per queued task, a stack overflow at a million. */
 enum { BACKLOG_NESTING = 2 }; /* one task's run: the drain resumes it, its maker starts its body */
 
-static void make_backlog(void)
+static void make_backlog(void *ctx)
 {
-    make_sequencer();
+    sequencer_context *c = ctx;
+    make_sequencer(c);
     for (int id = 1; id < MAX_OPS; ++id)
-        queue_op(id, 0);
+        queue_op(c, id, 0);
 }
 
-static void check_backlog(void)
+static void check_backlog(void *ctx)
 {
+    sequencer_context *c = ctx;
     if (explore_resume_nesting() > BACKLOG_NESTING)
         explore_fail("stack grows", "draining a backlog of %d tasks nested %d trampolines: each task's successor "
                      "was resumed inside it, so the C stack grows with the backlog (erratum 5; "
                      "steps/06-sequencer/README.md, \"Bounded stack\")", MAX_OPS - 1, explore_resume_nesting());
-    check_sequencer();
+    check_sequencer(c);
 }
 
 /* ---- the destroy after the last queue call, on two queuing threads -----------
@@ -554,34 +599,35 @@ static void check_backlog(void)
 typedef struct destroyer_frame {
     lockstep_coro coro;
     awaitable_event_awaiter aw;
+    sequencer_context *c; /* the scenario's: set() resumes the frame with nothing else */
 } destroyer_frame;
 
-static awaitable_event g_c_queued;
-static int g_destroyed_on; /* the thread that ran the destroy, or -1 */
 
-static void destroy_pending(void)
+static void destroy_pending(void *ctx)
 {
-    g_pending_at_destroy = pending(3);
-    explore_note("destroy the sequencer (%d of A, B and C still to run)", g_pending_at_destroy);
-    task_sequencer_destroy(&g_seq);
-    g_seq_destroyed = true;
-    g_destroyed_on = explore_self();
+    sequencer_context *c = ctx;
+    c->pending_at_destroy = pending(c, 3);
+    explore_note("destroy the sequencer (%d of A, B and C still to run)", c->pending_at_destroy);
+    task_sequencer_destroy(&c->seq);
+    c->seq_destroyed = true;
+    c->destroyed_on = explore_self();
 }
 
 static lockstep_coro *destroyer_resume(lockstep_coro *self)
 {
     destroyer_frame *f = (destroyer_frame *)self;
+    sequencer_context *c = f->c;
     switch (self->resume_point) {
     case 0:
         self->resume_point = 1;
-        if (!awaitable_event_await_ready(&g_c_queued, &f->aw) &&
-            awaitable_event_await_suspend(&g_c_queued, &f->aw, self))
+        if (!awaitable_event_await_ready(&c->c_queued, &f->aw) &&
+            awaitable_event_await_suspend(&c->c_queued, &f->aw, self))
             return NULL;
         /* fall through */
     case 1:
-        if (!g_queued[3] || g_nqueued[2] == 0)
+        if (!c->queued[3] || c->nqueued[2] == 0)
             explore_fail("continued before set", "the destroyer continued past its co_await before C was queued");
-        destroy_pending();
+        destroy_pending(c);
         lockstep_coro_free(self);
         return NULL;
     }
@@ -590,55 +636,61 @@ static lockstep_coro *destroyer_resume(lockstep_coro *self)
 
 static void destroyer_destroy(lockstep_coro *self) { lockstep_coro_free(self); }
 
-static void make_destroy_after_queues(void)
+static void make_destroy_after_queues(void *ctx)
 {
-    make_sequencer();
-    g_destroyed_on = -1;
-    if (awaitable_event_init(&g_c_queued) != 0)
+    sequencer_context *c = ctx;
+    make_sequencer(c);
+    c->destroyed_on = -1;
+    if (awaitable_event_init(&c->c_queued) != 0)
         explore_fail("setup", "could not make the event");
-    explore_name(&g_c_queued, "C queued");
+    explore_name(&c->c_queued, "C queued");
 }
 
-static void queue_a_b_then_destroy_after_c(void)
+static void queue_a_b_then_destroy_after_c(void *ctx)
 {
-    queue_a_b_release_a();
+    sequencer_context *c = ctx;
+    queue_a_b_release_a(c);
     lockstep_coro *d = lockstep_coro_new(sizeof(destroyer_frame), destroyer_resume, destroyer_destroy);
     if (!d)
         explore_fail("setup", "could not make the destroyer");
+    ((destroyer_frame *)d)->c = c;
     explore_name_coro(d, "destroyer");
     explore_note("the destroyer: co_await C queued, then destroy the sequencer");
     lockstep_coro_resume(d);
 }
 
-static void queue_c_then_signal(void)
+static void queue_c_then_signal(void *ctx)
 {
-    queue_op(3, 0);
+    sequencer_context *c = ctx;
+    queue_op(c, 3, 0);
     explore_note("set C queued");
-    awaitable_event_set(&g_c_queued);
+    awaitable_event_set(&c->c_queued);
 }
 
-static void check_destroy_after_queues(void)
+static void check_destroy_after_queues(void *ctx)
 {
-    if (!g_seq_destroyed)
+    sequencer_context *c = ctx;
+    if (!c->seq_destroyed)
         explore_fail("lost wake-up", "the destroyer never ran: it is still suspended on `C queued`, and every "
                      "thread has finished");
-    ++g_destroys_on[g_destroyed_on == 2];
-    check_sequencer();
-    awaitable_event_destroy(&g_c_queued);
+    ++c->destroys_on[c->destroyed_on == 2];
+    check_sequencer(c);
+    awaitable_event_destroy(&c->c_queued);
 }
 
-static void destroy_after_queues_summary(void)
+static void destroy_after_queues_summary(void *ctx)
 {
-    paths_summary();
+    sequencer_context *c = ctx;
+    paths_summary(c);
     printf("explore: the destroy ran on T1 (C queued before its await) in %ld schedules, on T2 (inside set()) in "
-           "%ld\n", g_destroys_on[0], g_destroys_on[1]);
-    if (!g_destroys_on[0] || !g_destroys_on[1]) {
+           "%ld\n", c->destroys_on[0], c->destroys_on[1]);
+    if (!c->destroys_on[0] || !c->destroys_on[1]) {
         printf("explore: FAILED (coverage): the destroy should run on either queuing thread\n");
         exit(1);
     }
     printf("explore: the sequencer was destroyed with three of A, B and C still to run in %ld schedules, two in "
-           "%ld, one in %ld, none in %ld\n", g_destroys[3], g_destroys[2], g_destroys[1], g_destroys[0]);
-    if (!g_destroys[0] || !(g_destroys[1] + g_destroys[2] + g_destroys[3])) {
+           "%ld, one in %ld, none in %ld\n", c->destroys[3], c->destroys[2], c->destroys[1], c->destroys[0]);
+    if (!c->destroys[0] || !(c->destroys[1] + c->destroys[2] + c->destroys[3])) {
         printf("explore: FAILED (coverage): destroy should come both before and after the pending tasks ran\n");
         exit(1);
     }
@@ -656,93 +708,96 @@ static void destroy_after_queues_summary(void)
  * fire. A's end always finds the awaiter gone: it must not resume it (the
  * explorer traps the resume of the freed awaiter), and A's frame must still
  * be freed (the leak check). */
-static lockstep_trigger g_gate_a;
-static awaitable_event g_awaiter_gone;
-static bool g_a_started_at_destroy;
-static bool g_awaiter_destroyed; /* T1 has destroyed the awaiter (before it sets awaiter gone) */
-static long g_awaiter_destroys[2]; /* over all schedules: A not started yet, started, at the destroy */
 
-static void reset_awaiter_destroys(void)
+static void reset_awaiter_destroys(void *ctx)
 {
-    reset_counts();
-    memset(g_awaiter_destroys, 0, sizeof g_awaiter_destroys);
+    sequencer_context *c = ctx;
+    reset_counts(c);
+    memset(c->awaiter_destroys, 0, sizeof c->awaiter_destroys);
 }
 
-static void make_gated_a(void)
+static void make_gated_a(void *ctx)
 {
-    make_sequencer();
-    lockstep_trigger_init(&g_gate_a);
-    g_ops[1].trig = &g_gate_a;
-    g_awaiter_destroyed = false;
-    if (awaitable_event_init(&g_awaiter_gone) != 0)
+    sequencer_context *c = ctx;
+    make_sequencer(c);
+    lockstep_trigger_init(&c->gate_a);
+    c->ops[1].trig = &c->gate_a;
+    c->awaiter_destroyed = false;
+    if (awaitable_event_init(&c->awaiter_gone) != 0)
         explore_fail("setup", "could not make the event");
-    explore_name(&g_awaiter_gone, "awaiter gone");
+    explore_name(&c->awaiter_gone, "awaiter gone");
 }
 
 /* co_await awaiter gone; fire gate A (a destroyer_frame: a coroutine and its awaiter). */
 static lockstep_coro *gate_a_firer_resume(lockstep_coro *self)
 {
     destroyer_frame *f = (destroyer_frame *)self;
+    sequencer_context *c = f->c;
     switch (self->resume_point) {
     case 0:
         self->resume_point = 1;
-        if (!awaitable_event_await_ready(&g_awaiter_gone, &f->aw) &&
-            awaitable_event_await_suspend(&g_awaiter_gone, &f->aw, self))
+        if (!awaitable_event_await_ready(&c->awaiter_gone, &f->aw) &&
+            awaitable_event_await_suspend(&c->awaiter_gone, &f->aw, self))
             return NULL;
         /* fall through */
     case 1:
-        if (!g_awaiter_destroyed)
+        if (!c->awaiter_destroyed)
             explore_fail("continued before set", "the gate firer continued past its co_await before the awaiter "
                          "was destroyed");
         explore_note("fire gate A: body A completes");
         lockstep_coro_free(self);
-        lockstep_trigger_fire(&g_gate_a);
+        lockstep_trigger_fire(&c->gate_a);
         return NULL;
     }
     return NULL;
 }
 
-static void complete_gate_then_fire_a(void)
+static void complete_gate_then_fire_a(void *ctx)
 {
-    complete_gate();
+    sequencer_context *c = ctx;
+    complete_gate(c);
     lockstep_coro *d = lockstep_coro_new(sizeof(destroyer_frame), gate_a_firer_resume, destroyer_destroy);
     if (!d)
         explore_fail("setup", "could not make the gate firer");
+    ((destroyer_frame *)d)->c = c;
     explore_name_coro(d, "gate A firer");
     explore_note("the gate firer: co_await awaiter gone, then fire gate A");
     lockstep_coro_resume(d);
 }
 
-static void queue_a_await_then_destroy_awaiter(void)
+static void queue_a_await_then_destroy_awaiter(void *ctx)
 {
-    queue_a_then_await();
-    if (!g_awaiter)
+    sequencer_context *c = ctx;
+    queue_a_then_await(c);
+    if (!c->awaiter)
         explore_fail("setup", "could not queue A");
     explore_unchecked(true); /* the observer's read, as in queue_a_b_then_destroy */
-    g_a_started_at_destroy = g_ops[1].made != 0;
+    c->a_started_at_destroy = c->ops[1].made != 0;
     explore_unchecked(false);
     explore_note("destroy the awaiter, suspended on task A (A %s): it releases task A",
-                 g_a_started_at_destroy ? "has started" : "has not started");
-    lockstep_coro_destroy(&g_awaiter->coro);
-    g_awaiter = NULL;
-    g_awaiter_destroyed = true;
+                 c->a_started_at_destroy ? "has started" : "has not started");
+    lockstep_coro_destroy(&c->awaiter->coro);
+    c->awaiter = NULL;
+    c->awaiter_destroyed = true;
     explore_note("set awaiter gone");
-    awaitable_event_set(&g_awaiter_gone);
+    awaitable_event_set(&c->awaiter_gone);
 }
 
-static void check_awaiter_destroyed(void)
+static void check_awaiter_destroyed(void *ctx)
 {
-    ++g_awaiter_destroys[g_a_started_at_destroy];
-    check_sequencer();
-    awaitable_event_destroy(&g_awaiter_gone);
+    sequencer_context *c = ctx;
+    ++c->awaiter_destroys[c->a_started_at_destroy];
+    check_sequencer(c);
+    awaitable_event_destroy(&c->awaiter_gone);
 }
 
-static void awaiter_destroyed_summary(void)
+static void awaiter_destroyed_summary(void *ctx)
 {
-    paths_summary();
+    sequencer_context *c = ctx;
+    paths_summary(c);
     printf("explore: the awaiter was destroyed before task A started in %ld schedules, after in %ld\n",
-           g_awaiter_destroys[0], g_awaiter_destroys[1]);
-    if (!g_awaiter_destroys[0] || !g_awaiter_destroys[1]) {
+           c->awaiter_destroys[0], c->awaiter_destroys[1]);
+    if (!c->awaiter_destroys[0] || !c->awaiter_destroys[1]) {
         printf("explore: FAILED (coverage): the destroy should come both before and after A started\n");
         exit(1);
     }

@@ -35,15 +35,22 @@
 #include <sys/mman.h>
 
 #define GUARD_SIZE (1u << 16)
-static char *g_guard; /* PROT_NONE: the poison points into its middle */
+
+/* The allocator's guard region, one value reached through one pointer (st). */
+typedef struct alloc_state {
+    char *guard; /* PROT_NONE: the poison points into its middle */
+} alloc_state;
+
+static alloc_state g_state;
+static alloc_state *const st = &g_state;
 
 /* Whether addr lies in the guard region freed blocks point into (crash.c). */
 bool alloc_is_poison(const void *addr)
 {
-    return g_guard && (const char *)addr >= g_guard && (const char *)addr < g_guard + GUARD_SIZE;
+    return st->guard && (const char *)addr >= st->guard && (const char *)addr < st->guard + GUARD_SIZE;
 }
 
-const void *alloc_poison(void) { return g_guard + GUARD_SIZE / 2; }
+const void *alloc_poison(void) { return st->guard + GUARD_SIZE / 2; }
 
 void alloc_reset(void)
 {
@@ -53,10 +60,10 @@ void alloc_reset(void)
 
 static void map_guard(void)
 {
-    if (g_guard)
+    if (st->guard)
         return;
-    g_guard = mmap(NULL, GUARD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (g_guard == MAP_FAILED) {
+    st->guard = mmap(NULL, GUARD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (st->guard == MAP_FAILED) {
         perror("explore: mmap");
         exit(2);
     }

@@ -22,11 +22,17 @@ typedef struct upcoming {
     bool coro[MAX_UPCOMING_NAMES];
     int nnames;
 } upcoming;
-static upcoming g_upcoming[THREADS];
+/* Every thread's plans, one value reached through one pointer (st). */
+typedef struct upcoming_state {
+    upcoming threads[THREADS];
+} upcoming_state;
 
-void upcoming_reset(void) { memset(g_upcoming, 0, sizeof g_upcoming); }
+static upcoming_state g_state;
+static upcoming_state *const st = &g_state;
 
-static upcoming *mine(void) { return &g_upcoming[thread_self()]; }
+void upcoming_reset(void) { memset(st->threads, 0, sizeof st->threads); }
+
+static upcoming *mine(void) { return &st->threads[thread_self()]; }
 
 /* As common/src/alloc.c: the countdown reaches zero on the failing call. */
 static bool inject_failure(upcoming *u)
@@ -41,7 +47,7 @@ static bool inject_failure(upcoming *u)
 
 next_alloc upcoming_take(int thread)
 {
-    upcoming *u = &g_upcoming[thread];
+    upcoming *u = &st->threads[thread];
     next_alloc next = {.fails = false};
     if (u->nnames > 0) { /* a failed allocation uses its name up too */
         next.name = u->names[0];
