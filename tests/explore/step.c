@@ -22,10 +22,19 @@
  *     below);
  *   - both are mutex or condition-variable calls (any mutex: who holds
  *     which decides who can run);
- *   - either touches the scenario's own bookkeeping (its clocks and peeks,
- *     between explore_unchecked(true) and (false), which the race check
- *     leaves out: what they read is not known here): a step says so once
- *     it has run (path.c remembers it of the steps it has explored);
+ *   - either touches the scenario's own bookkeeping (its peeks, between
+ *     explore_unchecked(true) and (false), which the race check leaves
+ *     out, so happens-before does not order them) and one of the two
+ *     writes plain memory the other reads or writes: a step's *footprint*
+ *     (the bytes of every plain access and free it makes) is known once
+ *     it has run, and path.c remembers it of the steps it has explored.
+ *     Two steps that touch no common byte commute whatever the
+ *     peek reads: it reads the same values in either order. Between two
+ *     steps neither of which peeks, plain accesses need no such check:
+ *     two that conflict are ordered by happens-before, through steps that
+ *     are dependent, or are a data race (datarace.c). A peek sees only
+ *     plain memory this way: one that asked the explorer about the
+ *     schedule itself would be unknown here;
  *   - both tick the scenario's clock (explore_tick): which ticked first is
  *     what the clock tells; a tick reads and writes nothing else, so it
  *     commutes with every step that does not tick (known, as bookkeeping
@@ -72,9 +81,33 @@
 
 static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind == STEP_FENCE; }
 
+static bool overlap(const byte_ranges *a, const byte_ranges *b)
+{
+    if ((a->n == 0 && !a->all) || (b->n == 0 && !b->all))
+        return false;
+    if (a->all || b->all)
+        return true;
+    for (int i = 0; i < a->n; ++i)
+        for (int k = 0; k < b->n; ++k)
+            if (a->r[i].lo < b->r[k].hi && b->r[k].lo < a->r[i].hi)
+                return true;
+    return false;
+}
+
+/* Whether one step writes a byte of plain memory the other reads or
+ * writes (NULL: a footprint not known, which may). */
+static bool conflict(const footprint *a, const footprint *b)
+{
+    if (!a || !b)
+        return true;
+    return overlap(&a->writes, &b->reads) || overlap(&a->writes, &b->writes) || overlap(&b->writes, &a->reads);
+}
+
 enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
 {
-    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY || ran->scenario || asleep->scenario)
+    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY)
+        return STEP_WAKE;
+    if ((ran->scenario || asleep->scenario) && conflict(ran->foot, asleep->foot))
         return STEP_WAKE;
     if (ran->ticks && asleep->ticks)
         return STEP_WAKE;
