@@ -17,9 +17,11 @@
  *     when it will fail): the order decides what the read may read, or
  *     where each store goes in modification order (refined below);
  *   - under --model c11, a seq_cst step (an atomic operation or a fence)
- *     and any atomic step: C11's total order S of seq_cst operations is
- *     the order they ran in (under RC11 they commute across locations:
- *     below);
+ *     and any atomic step: C11's total order S of seq_cst operations
+ *     (N1570 7.17.3p6) is the order they ran in, and which stores a
+ *     seq_cst load may read depends on it (p6: the last one before it in
+ *     S, or one not seq_cst), so the order is part of what the search must
+ *     vary (under RC11 they commute across locations: below);
  *   - both are mutex or condition-variable calls (any mutex: who holds
  *     which decides who can run);
  *   - either touches the scenario's own bookkeeping (its peeks, between
@@ -73,9 +75,14 @@
  * through the new event, and the default choice (the newest store, the
  * last place) closes none, so two seq_cst steps on different locations
  * make the same graphs, and pass or fail the same, in either order. Under --model
- * c11 a store may not split another thread's release sequence, which does
- * depend on that order: there, steps on one location are dependent when
- * either writes.
+ * c11 a store may not split another thread's release sequence (N1570
+ * 5.1.2.4p10: a store of another thread between two of its stores ends
+ * it), and the model never places a store between two stores of such
+ * a sequence (location.c: the acquires that read the later one already
+ * synchronized): where a store may go then depends on which stores ran
+ * before it, so there, steps on one location are dependent when either
+ * writes. This is why --model c11 costs more schedules for the same
+ * executions.
  */
 #include "model.h"
 
