@@ -43,8 +43,8 @@
  * The search is not optimal: an execution can still be met twice. Source
  * sets reverse a race by one thread where Abdulla et al.'s wakeup trees
  * (Algorithm 3) keep the whole reversed sequence, so a schedule can end
- * with every thread that could go asleep, a repeat run to its end (steps
- * 04-06's event, whose mutex calls are all dependent, has most of these);
+ * with every thread that could go asleep, a repeat run to its end (all
+ * the surplus of the litmus files, most of steps 04-06's event's);
  * and two steps the scenario orders (its clock's ticks, a peek at what
  * another thread wrote) are dependent though the execution is the same.
  * Flanagan and Godefroid's rule (POPL 2005) that this replaces, "try the
