@@ -12,6 +12,7 @@ Not part of CI (it takes minutes): run it after changing the search or
 step.c's dependence. Standard library only.
 """
 import argparse
+import re
 import subprocess
 import sys
 import time
@@ -56,9 +57,13 @@ def main():
     p.add_argument("build", help="the build directory (e.g. build/test)")
     p.add_argument("--limit", type=float, default=30, help="seconds for every interleaving before sleep sets "
                    "alone are the reference (30)")
+    p.add_argument("--only", metavar="REGEX", help="only the runs whose label (e.g. 'litmus IRIW+sc', "
+                   "'explore_event_step04 set_vs_await rc11') matches REGEX")
     args = p.parse_args()
     lost = checked = skipped = 0
     for label, command in runs(args.build):
+        if args.only and not re.search(args.only, label):
+            continue
         status, flag, seconds, line = check(command, args.limit)
         if status == SKIPPED:
             skipped += 1

@@ -208,14 +208,27 @@ enum step_kind {
     STEP_LOCAL,  /* plain code only: a thread's start */
     STEP_ANY,    /* unknown: a wait on a scenario's predicate */
 };
+/* The plain memory a step read and wrote: byte ranges [lo, hi), exact
+ * (so the same in every run, wherever the allocator put things), up to
+ * FOOTPRINT_RANGES of each kind; past that, `all`: any memory. */
+#define FOOTPRINT_RANGES 32
+typedef struct byte_ranges {
+    int n;
+    bool all;
+    struct { uintptr_t lo, hi; } r[FOOTPRINT_RANGES];
+} byte_ranges;
+typedef struct footprint {
+    byte_ranges reads, writes;
+} footprint;
 typedef struct step {
     enum step_kind kind;
     const volatile void *obj;
     bool writes; /* it may store (a read-modify-write or compare-exchange may) */
-    bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange) */
+    bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange); a mutex call: it locks (thread.c) */
     bool sc;     /* seq_cst */
     bool scenario; /* it touches the scenario's own bookkeeping (explore_unchecked); not run yet: it may */
     bool ticks;    /* it ticks the scenario's clock (explore_tick); not run yet: it may */
+    const footprint *foot; /* its plain accesses, once it has run (NULL: not known, any); judged where scenario is */
 } step;
 /* What running step `ran` does to a thread asleep before step `asleep`:
  * nothing, wakes it, or limits its read to stores made since it fell
@@ -243,6 +256,11 @@ int path_read(unsigned options, int current, const int *reads_from);
 void path_ran(const step *what);
 void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
 void path_scenario_ticked(void);  /* the running step ticks the scenario's clock (explore_tick) */
+/* A plain access (or a free: a write of the block) by thread, added to
+ * its running step's footprint; quiet: the scenario observing
+ * (explore_unchecked), which makes the step bookkeeping. */
+void path_touch(int thread, const volatile void *p, size_t size, bool write, bool quiet);
+void path_footprint_pause(bool on); /* a scenario's predicate run by the scheduler: not a step's */
 const char *path_error(void);
 /* How a round searches: every interleaving; sleep sets alone (every thread
  * awake at every decision); or sleep sets and source sets (another thread

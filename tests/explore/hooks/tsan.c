@@ -18,9 +18,12 @@
 
 static void plain_access(const volatile void *p, size_t size, bool write, const void *pc)
 {
-    if (!thread_running() || datarace_is_quiet())
+    if (!thread_running())
         return;
     int t = thread_self();
+    path_touch(t, p, size, write, datarace_is_quiet()); /* the search's dependence (step.c) */
+    if (datarace_is_quiet())
+        return;
     const void *b = alloc_block_of(p);
     if (b && explore_freed(b)) {
         char site[200], what[240];

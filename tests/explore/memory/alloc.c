@@ -135,8 +135,10 @@ void explore_free_at(void *p, const explore_site *site)
         memcheck_double_free(self, b, site);
     event *e = event_new(EV_FREE, self, site);
     e->obj = b->p;
-    if (thread_running())
+    if (thread_running()) {
         datarace_free(self, b->p, b->size, e);
+        path_touch(self, b->p, b->size, true, false); /* a write of the block (step.c) */
+    }
     location_forget(b->p, b->size);
     b->free_event = event_index(e);
     poison(b);

@@ -98,7 +98,9 @@ void thread_release(pthread_mutex_t *m)
 static bool until_holds(const xthread *t)
 {
     datarace_quiet(true);
+    path_footprint_pause(true);
     bool ok = t->until(t->until_arg);
+    path_footprint_pause(false);
     datarace_quiet(false);
     return ok;
 }
@@ -177,6 +179,8 @@ void thread_wait_turn(int self, step next)
     pthread_mutex_lock(&st->mx);
     st->threads[self].arrived = true;
     st->threads[self].next = next;
+    if (next.kind == STEP_SYNC && st->threads[self].wants)
+        st->threads[self].next.reads = true; /* it locks the mutex (path.c's races) */
     decide(self);
     while (st->running != self)
         pthread_cond_wait(&st->cv, &st->mx);

@@ -36,7 +36,17 @@
  * beyond the paper: a sleeping load that a new store would let read
  * something new is *limited* (below), not woken; --check-reduction is
  * the evidence that this loses nothing. The read choices are not reduced:
- * every store a load may read is tried.
+ * every store a load may read is tried. A step in which the scenario peeks
+ * (explore_unchecked) is dependent only on steps whose plain accesses meet
+ * its own (path_touch records each step's footprint as it runs; step.c).
+ *
+ * The search is not optimal: an execution can still be met twice. Source
+ * sets reverse a race by one thread where Abdulla et al.'s wakeup trees
+ * (Algorithm 3) keep the whole reversed sequence, so a schedule can end
+ * with every thread that could go asleep, a repeat run to its end (all
+ * the surplus of the litmus files, most of steps 04-06's event's);
+ * and two steps the scenario orders (its clock's ticks, a peek at what
+ * another thread wrote) are dependent though the execution is the same.
  * Flanagan and Godefroid's rule (POPL 2005) that this replaces, "try the
  * racing thread p there", missed an execution: where p was asleep (LB+incMPs:
  * the reversal needed P3 to go first, so that P0's load could read P3's
@@ -74,6 +84,7 @@ typedef struct decision {
     unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
     unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
     unsigned ticked;    /* threads whose step from here ticked the scenario's clock, in some run */
+    footprint foot[EXPLORE_MAX_THREADS]; /* each thread's step from here: its plain accesses, over every run */
 } decision;
 
 /* The steps of this schedule, each with the vector clock of the order that
@@ -113,6 +124,8 @@ typedef struct path_state {
     unsigned sleep, limited;
     unsigned touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
     unsigned ticky;  /* asleep or limited threads whose step ticked the scenario's clock */
+    footprint asleep_foot[EXPLORE_MAX_THREADS]; /* their steps' footprints, as explored */
+    bool paused;     /* the scheduler runs a scenario's predicate: no step's accesses */
     int mark[EXPLORE_MAX_THREADS];
     int floor; /* the running operation's oldest store it may read (an event index), -1 any */
     bool blocked;
@@ -122,6 +135,7 @@ typedef struct path_state {
     int wanted[2][MAX_DECISIONS], nwanted[2], used[2];
 
     transition trans[MAX_TRANSITIONS];
+    footprint trans_foot[MAX_TRANSITIONS]; /* trans[i].step.foot */
     int ntrans;
     int last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
 
@@ -133,6 +147,7 @@ typedef struct path_state {
         int thread, decision, now;
         unsigned explored;
         step ran;
+        footprint foot; /* ran's */
     } chosen;
 } path_state;
 
@@ -171,7 +186,7 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
     int dflt = fallback(kind, awake ? awake : options, current);
     if (st->replay) {
         int c = st->used[kind] < st->nwanted[kind] ? st->wanted[kind][st->used[kind]++] : dflt;
-        *d = (decision){kind, options, 0, c, current, 0, options, 0, 0};
+        *d = (decision){.kind = kind, .options = options, .chosen = c, .current = current, .backtrack = options};
     } else if (st->depth < st->prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
@@ -180,7 +195,8 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
         unsigned tried = st->blocked ? options : (1u << dflt) | asleep;
         /* a reduced round tries another thread only where a race asks (reverse) */
         unsigned backtrack = st->races && kind == BRANCH_THREAD ? 1u << dflt : options;
-        *d = (decision){kind, options, tried, dflt, current, 0, backtrack, 0, 0};
+        *d = (decision){.kind = kind, .options = options, .tried = tried, .chosen = dflt, .current = current,
+                        .backtrack = backtrack};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
@@ -211,10 +227,12 @@ static void sleep_after(int c, const step *ran, unsigned explored, const decisio
             st->mark[t] = now;
             st->touchy = (st->touchy & ~bit) | (d->touched & bit);
             st->ticky = (st->ticky & ~bit) | (d->ticked & bit);
+            st->asleep_foot[t] = d->foot[t];
         }
         step next = steps[t];
         next.scenario = st->touchy & bit; /* as its step did when it was explored */
         next.ticks = st->ticky & bit;
+        next.foot = &st->asleep_foot[t];
         switch (step_effect(ran, &next, st->free_mo)) {
         case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
         case STEP_LIMIT: limited |= bit; break;
@@ -230,8 +248,6 @@ static void sleep_after(int c, const step *ran, unsigned explored, const decisio
 
 static bool dependent(const step *a, const step *b)
 {
-    if (a->scenario || b->scenario) /* bookkeeping: what it read or wrote is not known */
-        return true;
     if (a->ticks && b->ticks) /* the scenario's clock: which ticked first */
         return true;
     return step_effect(a, b, st->free_mo) != STEP_KEEP || step_effect(b, a, st->free_mo) != STEP_KEEP;
@@ -294,6 +310,25 @@ static void reverse(int i, int p, const uint16_t *vc, int at)
         d->backtrack |= d->options; /* none could go there (a lock held): every thread, as unreduced */
 }
 
+/* The step a race of transition i with a later step s is reversed at. A
+ * lock races with the lock of the critical section before it, not with
+ * its unlock: the lock cannot go before that unlock (the mutex is held),
+ * but it can go before that lock, where the mutex was free. So, for an
+ * unlock of the mutex s acquires, the unlocking thread's lock of it. A
+ * blocked lock attempt is no step, as in GenMC, where it is an assume. */
+static int race_at(int i, const step *s)
+{
+    const step *j = &st->trans[i].step;
+    if (j->kind != STEP_SYNC || j->reads || s->kind != STEP_SYNC || !s->reads || j->obj != s->obj)
+        return i;
+    for (int k = i - 1; k >= 0; --k) {
+        const transition *e = &st->trans[k];
+        if (e->thread == st->trans[i].thread && e->step.kind == STEP_SYNC && e->step.reads && e->step.obj == j->obj)
+            return k;
+    }
+    return i;
+}
+
 /* Records step s of thread p, about to run, and the races it makes. */
 static void dpor_step(int p, const step *s, int decision)
 {
@@ -304,6 +339,10 @@ static void dpor_step(int p, const step *s, int decision)
     }
     transition *t = &st->trans[st->ntrans];
     *t = (transition){.thread = p, .step = *s, .decision = decision};
+    if (s->foot) {
+        st->trans_foot[st->ntrans] = *s->foot;
+        t->step.foot = &st->trans_foot[st->ntrans];
+    }
     if (st->last[p] >= 0)
         memcpy(t->vc, st->trans[st->last[p]].vc, sizeof t->vc);
     static int races[MAX_TRANSITIONS];
@@ -321,7 +360,7 @@ static void dpor_step(int p, const step *s, int decision)
     t->seq = t->vc[p] = (uint16_t)(st->last[p] >= 0 ? st->trans[st->last[p]].seq + 1 : 1);
     st->last[p] = st->ntrans++;
     for (int r = 0; r < nraces; ++r)
-        reverse(races[r], p, t->vc, st->ntrans - 1);
+        reverse(race_at(races[r], s), p, t->vc, st->ntrans - 1);
 }
 
 
@@ -333,7 +372,48 @@ void path_ran(const step *what)
     st->chosen.ran = *what;
     st->chosen.ran.scenario = touched;
     st->chosen.ran.ticks = ticks;
+    st->chosen.ran.foot = &st->chosen.foot;
 }
+
+/* Adds the bytes [lo, hi) to set s: to a range they overlap or touch,
+ * else as a range of their own; past FOOTPRINT_RANGES, s is any memory. */
+static void add_range(byte_ranges *s, uintptr_t lo, uintptr_t hi)
+{
+    if (s->all || lo >= hi)
+        return;
+    for (int i = 0; i < s->n; ++i)
+        if (lo <= s->r[i].hi && s->r[i].lo <= hi) {
+            s->r[i].lo = lo < s->r[i].lo ? lo : s->r[i].lo;
+            s->r[i].hi = hi > s->r[i].hi ? hi : s->r[i].hi;
+            return;
+        }
+    if (s->n == FOOTPRINT_RANGES) {
+        s->all = true;
+        return;
+    }
+    s->r[s->n].lo = lo;
+    s->r[s->n].hi = hi;
+    ++s->n;
+}
+
+static void add_ranges(byte_ranges *to, const byte_ranges *from)
+{
+    to->all |= from->all;
+    for (int i = 0; i < from->n; ++i)
+        add_range(to, from->r[i].lo, from->r[i].hi);
+}
+
+void path_touch(int thread, const volatile void *p, size_t size, bool write, bool quiet)
+{
+    if (!st->chosen.pending || st->paused || thread != st->chosen.thread)
+        return; /* not a step being followed: setup, the checks, an unreduced round */
+    footprint *f = &st->chosen.foot;
+    add_range(write ? &f->writes : &f->reads, (uintptr_t)p, (uintptr_t)p + size);
+    if (quiet)
+        st->chosen.ran.scenario = true;
+}
+
+void path_footprint_pause(bool on) { st->paused = on; }
 
 void path_scenario_touched(void)
 {
@@ -359,6 +439,9 @@ static void settle(const step *steps)
             d->touched |= 1u << st->chosen.thread;
         if (st->chosen.ran.ticks)
             d->ticked |= 1u << st->chosen.thread;
+        footprint *f = &d->foot[st->chosen.thread];
+        add_ranges(&f->reads, &st->chosen.foot.reads);
+        add_ranges(&f->writes, &st->chosen.foot.writes);
     }
     sleep_after(st->chosen.thread, &st->chosen.ran, st->chosen.explored, d, steps, st->chosen.now);
 }
@@ -390,7 +473,7 @@ static void race_pending(int q, const step *next)
                 vc[u] = j->vc[u];
     }
     if (race >= 0)
-        reverse(race, q, vc, -1);
+        reverse(race_at(race, &s), q, vc, -1);
 }
 
 int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now)
@@ -426,6 +509,8 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
         st->chosen.ran = steps[c];
         st->chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
         st->chosen.ran.ticks = false;     /* (path_scenario_ticked) */
+        st->chosen.foot = (footprint){0}; /* (path_touch) */
+        st->chosen.ran.foot = &st->chosen.foot;
     }
     return c;
 }

@@ -17,15 +17,26 @@
  *     when it will fail): the order decides what the read may read, or
  *     where each store goes in modification order (refined below);
  *   - under --model c11, a seq_cst step (an atomic operation or a fence)
- *     and any atomic step: C11's total order S of seq_cst operations is
- *     the order they ran in (under RC11 they commute across locations:
- *     below);
+ *     and any atomic step: C11's total order S of seq_cst operations
+ *     (N1570 7.17.3p6) is the order they ran in, and which stores a
+ *     seq_cst load may read depends on it (p6: the last one before it in
+ *     S, or one not seq_cst), so the order is part of what the search must
+ *     vary (under RC11 they commute across locations: below);
  *   - both are mutex or condition-variable calls (any mutex: who holds
  *     which decides who can run);
- *   - either touches the scenario's own bookkeeping (its clocks and peeks,
- *     between explore_unchecked(true) and (false), which the race check
- *     leaves out: what they read is not known here): a step says so once
- *     it has run (path.c remembers it of the steps it has explored);
+ *   - either touches the scenario's own bookkeeping (its peeks, between
+ *     explore_unchecked(true) and (false), which the race check leaves
+ *     out, so happens-before does not order them) and one of the two
+ *     writes plain memory the other reads or writes: a step's *footprint*
+ *     (the bytes of every plain access and free it makes) is known once
+ *     it has run, and path.c remembers it of the steps it has explored.
+ *     Two steps that touch no common byte commute whatever the
+ *     peek reads: it reads the same values in either order. Between two
+ *     steps neither of which peeks, plain accesses need no such check:
+ *     two that conflict are ordered by happens-before, through steps that
+ *     are dependent, or are a data race (datarace.c). A peek sees only
+ *     plain memory this way: one that asked the explorer about the
+ *     schedule itself would be unknown here;
  *   - both tick the scenario's clock (explore_tick): which ticked first is
  *     what the clock tells; a tick reads and writes nothing else, so it
  *     commutes with every step that does not tick (known, as bookkeeping
@@ -64,17 +75,46 @@
  * through the new event, and the default choice (the newest store, the
  * last place) closes none, so two seq_cst steps on different locations
  * make the same graphs, and pass or fail the same, in either order. Under --model
- * c11 a store may not split another thread's release sequence, which does
- * depend on that order: there, steps on one location are dependent when
- * either writes.
+ * c11 a store may not split another thread's release sequence (N1570
+ * 5.1.2.4p10: a store of another thread between two of its stores ends
+ * it), and the model never places a store between two stores of such
+ * a sequence (location.c: the acquires that read the later one already
+ * synchronized): where a store may go then depends on which stores ran
+ * before it, so there, steps on one location are dependent when either
+ * writes. This is why --model c11 costs more schedules for the same
+ * executions.
  */
 #include "model.h"
 
 static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind == STEP_FENCE; }
 
+static bool overlap(const byte_ranges *a, const byte_ranges *b)
+{
+    if ((a->n == 0 && !a->all) || (b->n == 0 && !b->all))
+        return false;
+    if (a->all || b->all)
+        return true;
+    for (int i = 0; i < a->n; ++i)
+        for (int k = 0; k < b->n; ++k)
+            if (a->r[i].lo < b->r[k].hi && b->r[k].lo < a->r[i].hi)
+                return true;
+    return false;
+}
+
+/* Whether one step writes a byte of plain memory the other reads or
+ * writes (NULL: a footprint not known, which may). */
+static bool conflict(const footprint *a, const footprint *b)
+{
+    if (!a || !b)
+        return true;
+    return overlap(&a->writes, &b->reads) || overlap(&a->writes, &b->writes) || overlap(&b->writes, &a->reads);
+}
+
 enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
 {
-    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY || ran->scenario || asleep->scenario)
+    if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY)
+        return STEP_WAKE;
+    if ((ran->scenario || asleep->scenario) && conflict(ran->foot, asleep->foot))
         return STEP_WAKE;
     if (ran->ticks && asleep->ticks)
         return STEP_WAKE;
