@@ -59,6 +59,26 @@ extern const explore_scenario explore_scenarios[];
 extern const size_t explore_nscenarios;
 extern const char *const explore_component;
 extern const size_t explore_context_size; /* the size of its scenarios' context (main.c allocates it) */
+
+/* One field of the scenario's context, for the trace: a data race on it
+ * reads `set_called (the scenario's context)`, not the address main.c's
+ * allocation happened to get. */
+typedef struct explore_field {
+    size_t offset; /* offsetof(the context's struct, the field) */
+    size_t size;   /* its sizeof */
+    const char *name;
+} explore_field;
+/* Defined by each scenario source next to its context's struct: every
+ * field of it, in any order (a byte no entry covers prints as a byte of the
+ * context). */
+extern const explore_field explore_context_fields[];
+extern const size_t explore_context_nfields;
+
+/* Names ctx, the scenario's context of size bytes, for the rest of the
+ * process: an address in it is named by the field of fields[0..nfields)
+ * that covers it (names.c). Called by a program's main before explore_run;
+ * fields may be NULL (nfields 0): the context's bytes, then. */
+void explore_name_context(const void *ctx, size_t size, const explore_field *fields, size_t nfields);
 extern const int explore_step; /* LOCKSTEP_STEP of the build */
 
 /* How the scenario source prints the values of its step's fields

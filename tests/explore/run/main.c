@@ -117,6 +117,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory for the scenario's context\n", program);
         return 2;
     }
+    explore_name_context(ctx, explore_context_size, explore_context_fields, explore_context_nfields);
     long n = explore_run(s, &o, ctx);
     long e = explore_executions();
     if (!o.replay && explore_exhaustive() && !o.bound_is_hard)

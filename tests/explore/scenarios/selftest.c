@@ -26,9 +26,22 @@ typedef struct selftest_context {
     bool reader_done;        /* block_reader_then_flag's, for the scenario's wait only */
     long races, flagged_runs; /* race_flagged's, over all schedules */
     bool raced;               /* race_flagged's, this schedule */
+    int handed;               /* context_race's: plain data in the context itself */
 } selftest_context;
 
 const size_t explore_context_size = sizeof(selftest_context);
+
+/* Its fields, for the trace: a race on one names it (explore.h). */
+const explore_field explore_context_fields[] = {
+    {offsetof(selftest_context, r), sizeof ((selftest_context *)0)->r, "r"},
+    {offsetof(selftest_context, seen), sizeof ((selftest_context *)0)->seen, "seen"},
+    {offsetof(selftest_context, reader_done), sizeof ((selftest_context *)0)->reader_done, "reader_done"},
+    {offsetof(selftest_context, races), sizeof ((selftest_context *)0)->races, "races"},
+    {offsetof(selftest_context, flagged_runs), sizeof ((selftest_context *)0)->flagged_runs, "flagged_runs"},
+    {offsetof(selftest_context, raced), sizeof ((selftest_context *)0)->raced, "raced"},
+    {offsetof(selftest_context, handed), sizeof ((selftest_context *)0)->handed, "handed"},
+};
+const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
 
 static pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int *g_counter;
@@ -323,6 +336,11 @@ static void block_free_after_flag(void *ctx)
     lockstep_free(g_block);
 }
 
+/* A race on the context's own field: the report names the field, as the
+ * scenario's struct spells it, not an address (explore_context_fields). */
+static void context_writer(void *ctx) { selftest_context *c = ctx; c->handed = 42; }
+static void context_reader(void *ctx) { selftest_context *c = ctx; c->r[0] = c->handed; }
+
 /* A race as a flag (on_race), as herd7 reports it: the schedule goes on,
  * and the litmus front end counts it; every schedule, no bound (.exhaustive). */
 static void count_race(void *ctx, const char *what)
@@ -399,6 +417,9 @@ const explore_scenario explore_scenarios[] = {
     {.name = "free_races_read", .min_step = 1, .about = "a free after a relaxed flag races with the other thread's read",
      .nthreads = 2, .thread_names = {"reader", "freer"}, .threads = {block_reader_then_flag, block_free_after_flag},
      .setup = block_setup, .check = check_nothing},
+    {.name = "context_race", .min_step = 1, .about = "a data race on a field of the scenario's context, named by its field",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {context_writer, context_reader},
+     .setup = litmus_setup, .check = check_nothing},
     {.name = "race_flagged", .min_step = 1, .about = "mp_plain_relaxed with on_race set: each race is flagged, none fails",
      .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_plain_writer_rlx, mp_plain_reader_rlx},
      .begin = flag_begin, .setup = flag_setup, .check = flag_check, .summary = flag_summary, .exhaustive = true,
