@@ -36,11 +36,14 @@ typedef struct explore_scenario {
     const char *thread_names[EXPLORE_MAX_THREADS];
     /* Every callback gets the scenario's context: the one value holding its
      * state, as pthread_create's start routine gets its argument
-     * (explore_run's ctx; main.c passes a zeroed block of
-     * explore_context_size bytes, the same one for the whole search). */
+     * (explore_run's ctx; main.c passes a block of explore_context_size
+     * bytes). It is zeroed once, before the search, not before each
+     * schedule: the same block carries every schedule and round, so setup()
+     * resets all that a schedule changes, and begin() all that a round
+     * counts. */
     void (*threads[EXPLORE_MAX_THREADS])(void *ctx);
-    void (*begin)(void *ctx);   /* optional: before each round of the search (run.c) */
-    void (*setup)(void *ctx);   /* before the threads start, on the main thread */
+    void (*begin)(void *ctx);   /* optional: before each round of the search (run.c): resets the round's counts */
+    void (*setup)(void *ctx);   /* before the threads start, on the main thread: resets the schedule's state */
     void (*check)(void *ctx);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void *ctx); /* optional: after the last round, invariants over all its schedules */
     int preemptions;       /* optional: the unreduced rounds of increasing bound, to this one, as --preemptions
