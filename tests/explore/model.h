@@ -111,6 +111,11 @@ typedef struct event {
     int woken;                  /* EV_SIGNAL, EV_BROADCAST */
 } event;
 
+/* The events one schedule logs at most (event.c); past it, the trace says
+ * it was cut short. A per-event table of the report (trace.c, graph.c) has
+ * this many rows. */
+#define MAX_EVENTS 4096
+
 void events_reset(void);
 event *event_new(enum event_kind kind, int thread, const explore_site *site);    /* a trace line; never NULL */
 event *event_silent(enum event_kind kind, int thread, const explore_site *site); /* not a trace line */

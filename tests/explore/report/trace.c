@@ -24,6 +24,15 @@
 
 #define LINE 320
 
+/* What the trace keeps, one value reached through one pointer (st): each
+ * event's formatted line (4096 x 320 bytes: too big for the stack). */
+typedef struct trace_state {
+    char lines[MAX_EVENTS][LINE];
+} trace_state;
+
+static trace_state g_state;
+static trace_state *const st = &g_state;
+
 /* " (stale: reads line 3's store, not line 7's)", " (syncs with line 5)", or "". */
 static void what_it_saw(const event *e, char *buf, size_t size)
 {
@@ -284,7 +293,7 @@ static void print_line(int number, int thread, const char *text, const int *widt
 void trace_print(void)
 {
     int n = event_count(), nthreads = thread_count();
-    static char lines[4096][LINE];
+    char (*lines)[LINE] = st->lines;
     for (int i = 0; i < n; ++i)
         if (event_at(i)->line)
             trace_format(event_at(i), lines[i], LINE);
