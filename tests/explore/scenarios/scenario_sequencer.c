@@ -35,6 +35,7 @@
 #include "sequencer_bodies.h"
 #include "task_bodies.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,10 +187,14 @@ const explore_field explore_context_fields[] = {
 const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
 
 /* An op's scenario, from the op: the step's code calls its maker and
- * resumes its body with nothing else. Every op logs to the context's log. */
+ * resumes its body with nothing else. Every op logs to the context's log
+ * (make_sequencer), so the context is the struct around op->log; the
+ * assert says the op is one of that context's. */
 static sequencer_context *op_context(const seq_op *op)
 {
-    return (sequencer_context *)((char *)op->log - offsetof(sequencer_context, log));
+    sequencer_context *c = (sequencer_context *)((char *)op->log - offsetof(sequencer_context, log));
+    assert(op >= c->ops && op < c->ops + MAX_OPS && "an op logs to its own context's log (make_sequencer)");
+    return c;
 }
 
 /* seq_body_resume, with the checks where the body continues and the flag
@@ -306,7 +311,10 @@ static void check_awaiter_continues(driver_frame *f)
                      g_op_names[id]);
 }
 
-/* Setup: G runs at once (an idle sequencer) and suspends on the gate. */
+/* Setup: G runs at once (an idle sequencer) and suspends on the gate.
+ * Every op is initialized here to log to c->log, and to nothing else:
+ * op_context finds the scenario's context from op->log alone (its body is
+ * resumed by the step's code, with nothing but its frame). */
 static void make_sequencer(void *ctx)
 {
     sequencer_context *c = ctx;
@@ -317,7 +325,7 @@ static void make_sequencer(void *ctx)
     seq_log_init(&c->log, c->order, MAX_OPS);
     memset(c->nqueued, 0, sizeof c->nqueued);
     for (int i = 0; i < MAX_OPS; ++i) {
-        seq_op_init(&c->ops[i], &c->log, i, (task_result){0, 10 + i});
+        seq_op_init(&c->ops[i], &c->log, i, (task_result){0, 10 + i}); /* c->log: op_context relies on it */
         c->tasks[i] = (simple_task){0};
         c->errs[i] = 0;
         c->queued[i] = false;

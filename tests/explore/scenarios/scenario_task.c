@@ -134,6 +134,10 @@ static lockstep_coro *checked_body_resume(lockstep_coro *self)
     return simple_promise_final_suspend(&f->promise);
 }
 
+/* The task, its body awaiting c->trig. Every task whose body is
+ * checked_body_resume awaits the trigger of its own context, c->trig, and
+ * no other: the step's code resumes the body with nothing but its frame,
+ * and checked_body_resume finds the context as the struct around f->trig. */
 static void make_task(void *ctx)
 {
     task_context *c = ctx;
