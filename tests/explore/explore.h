@@ -261,14 +261,20 @@ typedef struct explore_options {
     enum explore_check { EXPLORE_CHECK_NONE, EXPLORE_CHECK_EVERY, EXPLORE_CHECK_SLEEP }
         check_reduction; /* --check-reduction[=sleep]: the oracle explore_compare_search runs */
     const char *program; /* argv[0]: the replay command a failure prints */
+    int width;           /* the trace's columns: $COLUMNS, the terminal's, or EXPLORE_NO_WIDTH */
 } explore_options;
 
-/* The defaults (RC11, no spurious failures, the short rounds then no
- * bound), with what the user's environment says instead of an option:
- * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS=1,
- * LOCKSTEP_EXPLORE_PREEMPTIONS=P. False, and why, on a model that is
- * neither. The only reader of the environment. */
-bool explore_options_init(explore_options *o, const char *program, char *why, size_t size);
+/* explore_options' width into a file or a pipe: lines stay whole. */
+#define EXPLORE_NO_WIDTH (1 << 16)
+
+/* The defaults (RC11, spurious failures as spurious_default says, the
+ * short rounds then no bound, the trace as wide as $COLUMNS or the
+ * terminal), with what the user's environment says instead of an option:
+ * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS (1: spurious
+ * failures; set to anything else: none), LOCKSTEP_EXPLORE_PREEMPTIONS=P.
+ * False, and why, on a model that is neither. The only reader of the
+ * environment. */
+bool explore_options_init(explore_options *o, const char *program, bool spurious_default, char *why, size_t size);
 bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false if neither */
 
 /* Explores s in rounds (run.c), or replays o->replay; returns how many

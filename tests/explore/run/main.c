@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     const char *program = argv[0], *name = NULL;
     explore_options o;
     char why[1024];
-    if (!explore_options_init(&o, program, why, sizeof why)) { /* the environment's, then the options' */
+    if (!explore_options_init(&o, program, false, why, sizeof why)) { /* the environment's, then the options' */
         fprintf(stderr, "%s: %s\n", program, why);
         return 2;
     }
