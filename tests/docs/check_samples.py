@@ -68,7 +68,8 @@ from samples_mutant import run_mutant
 from samples_program import CACHE, ROOT, find_program, run_program
 
 PAGES = ["README.md", "steps/*/README.md", "docs/labs/*.md", "docs/labs/answers/*.md",
-         "docs/walkthroughs/*.md", "docs/deep/*.md", "tests/explore/README.md", "tests/mutants/README.md",
+         "docs/walkthroughs/*.md", "docs/deep/*.md", "tests/explore/README.md", "tests/explore/REFERENCE.md",
+         "tests/mutants/README.md",
          "tests/bench/cxx/README.md", "docs/ERRATA.md"]
 MARKER = re.compile(r"^( *)<!-- sample: (.*?) -->\s*$")
 

@@ -5,10 +5,12 @@ Reads the objects' symbols with nm (one run): the functions and data it defines,
 and the ones it uses but does not define. File A calls file B when A uses
 a symbol B defines. Prints that graph, one file a line, and exits 1 if it
 has a cycle (a file that calls, directly or through others, a file that
-calls it back), naming the files of each cycle, or if a file calls a file
-in a folder above its own (LAYERS, REFERENCE.md's "The calls go one way"),
-naming both; else prints the files from the bottom up, each after every
-file it calls. Standard library only.
+calls it back), naming the files of each cycle; if a file calls a file
+in a later layer than its own (LAYERS, REFERENCE.md's "The calls go one
+way"), naming both; or if one of the explorer's own files lies in a folder
+that is no layer (a new folder must take its place in LAYERS), naming it.
+Else prints the files from the bottom up, each after every file it calls.
+Standard library only.
 """
 import argparse
 import subprocess
@@ -16,9 +18,10 @@ import sys
 from pathlib import Path
 
 
-# The explorer's folders from the bottom up: a file calls files of its own
-# folder and of the folders before it, never one after it. An object in no
-# folder of these (common's coro.c, executor.c) is checked for cycles only.
+# The explorer's folders as layers, earliest first: a file calls files of
+# its own folder and of earlier ones, never of a later one. An object of a
+# source outside tests/explore (common's coro.c, executor.c) is checked for
+# cycles only; one of the explorer's own in no folder of these fails.
 LAYERS = ("core", "search", "model", "scheduler", "memory", "hooks", "report", "run")
 
 
@@ -41,11 +44,29 @@ def symbols(objects):
     return table
 
 
+def is_explorers(obj):
+    """Whether obj is of one of the explorer's own sources: CMake puts the
+    object of a source outside the target's folder under "__" (".../
+    lockstep_explore.dir/__/__/common/src/coro.c.o"), its own beside it
+    (".../lockstep_explore.dir/scheduler/thread.c.o")."""
+    parts = obj.parts
+    at = max((i for i, part in enumerate(parts) if part.endswith(".dir")), default=None)
+    return at is not None and "__" not in parts[at + 1:]
+
+
 def file_of(obj):
     """"build/.../scheduler/thread.c.o" -> "scheduler/thread.c" (its folder
-    and name, as in the source tree), "coro.c" outside LAYERS' folders."""
+    and name, as in the source tree); "coro.c" for a source outside the
+    explorer's folders."""
     name = obj.stem if obj.suffix == ".o" else obj.name
-    return f"{obj.parent.name}/{name}" if obj.parent.name in LAYERS else name
+    in_folder = is_explorers(obj) and not obj.parent.name.endswith(".dir")
+    return f"{obj.parent.name}/{name}" if in_folder else name
+
+
+def outside_layers(objects):
+    """The explorer's own files whose folder is no layer ("util/x.c"), or
+    which lie in no folder at all."""
+    return sorted(file_of(obj) for obj in objects if is_explorers(obj) and layer_of(file_of(obj)) is None)
 
 
 def layer_of(f):
@@ -54,8 +75,8 @@ def layer_of(f):
     return LAYERS.index(folder) if folder in LAYERS else None
 
 
-def upward_calls(graph):
-    """(caller, callee) for each call into a folder above the caller's."""
+def later_calls(graph):
+    """(caller, callee) for each call into a later layer than the caller's."""
     return [(f, g) for f in sorted(graph) for g in graph[f]
             if layer_of(f) is not None and layer_of(g) is not None and layer_of(g) > layer_of(f)]
 
@@ -130,17 +151,23 @@ def parse_args():
 
 
 def main():
-    graph = call_graph(parse_args().objects)
+    objects = parse_args().objects
+    graph = call_graph(objects)
     print_graph(graph)
     found = cycles(graph)
     for component in found:
         print(f"callgraph: FAILED: a call cycle among {', '.join(component)}")
-    upward = upward_calls(graph)
-    for f, g in upward:
-        print(f"callgraph: FAILED: {f} calls {g}, in a folder above its own ({' < '.join(LAYERS)})")
-    if found or upward:
+    later = later_calls(graph)
+    for f, g in later:
+        print(f"callgraph: FAILED: {f} calls {g}, in a later layer ({' < '.join(LAYERS)}): "
+              "a file calls only its own folder and earlier ones")
+    strays = outside_layers(objects)
+    for f in strays:
+        print(f"callgraph: FAILED: {f} is in no layer ({' < '.join(LAYERS)}): its folder must take its place "
+              "in callgraph.py's LAYERS")
+    if found or later or strays:
         return 1
-    print("callgraph: no call cycle, no call into a folder above; from the bottom up: " + " ".join(bottom_up(graph)))
+    print("callgraph: no call cycle, no call into a later layer; from the bottom up: " + " ".join(bottom_up(graph)))
     return 0
 
 

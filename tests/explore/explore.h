@@ -36,11 +36,14 @@ typedef struct explore_scenario {
     const char *thread_names[EXPLORE_MAX_THREADS];
     /* Every callback gets the scenario's context: the one value holding its
      * state, as pthread_create's start routine gets its argument
-     * (explore_run's ctx; main.c passes a zeroed block of
-     * explore_context_size bytes, the same one for the whole search). */
+     * (explore_run's ctx; main.c passes a block of explore_context_size
+     * bytes). It is zeroed once, before the search, not before each
+     * schedule: the same block carries every schedule and round, so setup()
+     * resets all that a schedule changes, and begin() all that a round
+     * counts. */
     void (*threads[EXPLORE_MAX_THREADS])(void *ctx);
-    void (*begin)(void *ctx);   /* optional: before each round of the search (run.c) */
-    void (*setup)(void *ctx);   /* before the threads start, on the main thread */
+    void (*begin)(void *ctx);   /* optional: before each round of the search (run.c): resets the round's counts */
+    void (*setup)(void *ctx);   /* before the threads start, on the main thread: resets the schedule's state */
     void (*check)(void *ctx);   /* after every thread has finished: invariants, cleanup */
     void (*summary)(void *ctx); /* optional: after the last round, invariants over all its schedules */
     int preemptions;       /* optional: the unreduced rounds of increasing bound, to this one, as --preemptions
@@ -59,6 +62,26 @@ extern const explore_scenario explore_scenarios[];
 extern const size_t explore_nscenarios;
 extern const char *const explore_component;
 extern const size_t explore_context_size; /* the size of its scenarios' context (main.c allocates it) */
+
+/* One field of the scenario's context, for the trace: a data race on it
+ * reads `set_called (the scenario's context)`, not the address main.c's
+ * allocation happened to get. */
+typedef struct explore_field {
+    size_t offset; /* offsetof(the context's struct, the field) */
+    size_t size;   /* its sizeof */
+    const char *name;
+} explore_field;
+/* Defined by each scenario source next to its context's struct: every
+ * field of it, in any order (a byte no entry covers prints as a byte of the
+ * context). */
+extern const explore_field explore_context_fields[];
+extern const size_t explore_context_nfields;
+
+/* Names ctx, the scenario's context of size bytes, for the rest of the
+ * process: an address in it is named by the field of fields[0..nfields)
+ * that covers it (names.c). Called by a program's main before explore_run;
+ * fields may be NULL (nfields 0): the context's bytes, then. */
+void explore_name_context(const void *ctx, size_t size, const explore_field *fields, size_t nfields);
 extern const int explore_step; /* LOCKSTEP_STEP of the build */
 
 /* How the scenario source prints the values of its step's fields
@@ -238,14 +261,20 @@ typedef struct explore_options {
     enum explore_check { EXPLORE_CHECK_NONE, EXPLORE_CHECK_EVERY, EXPLORE_CHECK_SLEEP }
         check_reduction; /* --check-reduction[=sleep]: the oracle explore_compare_search runs */
     const char *program; /* argv[0]: the replay command a failure prints */
+    int width;           /* the trace's columns: $COLUMNS, the terminal's, or EXPLORE_NO_WIDTH */
 } explore_options;
 
-/* The defaults (RC11, no spurious failures, the short rounds then no
- * bound), with what the user's environment says instead of an option:
- * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS=1,
- * LOCKSTEP_EXPLORE_PREEMPTIONS=P. False, and why, on a model that is
- * neither. The only reader of the environment. */
-bool explore_options_init(explore_options *o, const char *program, char *why, size_t size);
+/* explore_options' width into a file or a pipe: lines stay whole. */
+#define EXPLORE_NO_WIDTH (1 << 16)
+
+/* The defaults (RC11, spurious failures as spurious_default says, the
+ * short rounds then no bound, the trace as wide as $COLUMNS or the
+ * terminal), with what the user's environment says instead of an option:
+ * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS (1: spurious
+ * failures; set to anything else: none), LOCKSTEP_EXPLORE_PREEMPTIONS=P.
+ * False, and why, on a model that is neither. The only reader of the
+ * environment. */
+bool explore_options_init(explore_options *o, const char *program, bool spurious_default, char *why, size_t size);
 bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false if neither */
 
 /* Explores s in rounds (run.c), or replays o->replay; returns how many

@@ -111,6 +111,11 @@ typedef struct event {
     int woken;                  /* EV_SIGNAL, EV_BROADCAST */
 } event;
 
+/* The events one schedule logs at most (event.c); past it, the trace says
+ * it was cut short. A per-event table of the report (trace.c, graph.c) has
+ * this many rows. */
+#define MAX_EVENTS 4096
+
 void events_reset(void);
 event *event_new(enum event_kind kind, int thread, const explore_site *site);    /* a trace line; never NULL */
 event *event_silent(enum event_kind kind, int thread, const explore_site *site); /* not a trace line */
@@ -329,6 +334,7 @@ void point_set_spurious(bool on); /* weak compare-exchanges may fail spuriously:
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
 
 void trace_print(void); /* the schedule's events, one column per thread */
+void trace_set_width(int width); /* the options' width (run.c, when the search starts) */
 void trace_format(const event *e, char *buf, size_t size); /* one event as its trace line says it */
 void graph_write(const char *path, const char *kind, const char *message);
 /* The events that make the failure, for the graph (fail.c keeps them). */

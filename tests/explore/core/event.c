@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_EVENTS 4096
-
 /* The schedule's events, one value reached through one pointer (st). */
 typedef struct event_state {
     event events[MAX_EVENTS];

@@ -6,8 +6,10 @@
  *     a plain access, whose only trace is its return address in the
  *     instrumented code, the line addr2line finds there, with its text;
  *   - objects: the blocks and coroutine frames a scenario names
- *     (explore_name, explore_name_coro), the scenario's globals (from the
- *     symbol table, nm), and fields ("&p->m_waiting" is `m_waiting`);
+ *     (explore_name, explore_name_coro), the fields of the scenario's
+ *     context (the table its source defines, explore_context_fields), the
+ *     program's static objects (from the symbol table, nm), and fields
+ *     ("&p->m_waiting" is `m_waiting`);
  *   - values: as the scenario decodes them (explore_decode), or a named
  *     block, or a small number.
  *
@@ -119,6 +121,12 @@ typedef struct names_state {
     /* The scenario's thread names, kept here (not asked of thread.c) so
      * that naming calls nothing above it. */
     const explore_scenario *scenario;
+    /* The scenario's context and its fields (explore_name_context): set
+     * once for the search, kept across names_reset like the scenario. */
+    uintptr_t context;
+    size_t context_size;
+    const explore_field *fields;
+    size_t nfields;
 } names_state;
 
 static names_state g_state;
@@ -185,8 +193,8 @@ void name_value(const char *field, const volatile void *obj, uintptr_t v, char *
         snprintf(buf, size, "0x%lx", (unsigned long)v);
 }
 
-/* A static object's name, from the program's symbol table (nm -S): the
- * scenario's globals are what a student recognizes. */
+/* A static object's name, from the program's symbol table (nm -S): a
+ * planted program's shared memory (selftest.c), the step's own statics. */
 static bool static_name(uintptr_t addr, char *buf, size_t size)
 {
     Dl_info info;
@@ -212,6 +220,37 @@ static bool static_name(uintptr_t addr, char *buf, size_t size)
     return found;
 }
 
+void explore_name_context(const void *ctx, size_t size, const explore_field *fields, size_t nfields)
+{
+    st->context = (uintptr_t)ctx;
+    st->context_size = size;
+    st->fields = fields;
+    st->nfields = nfields;
+}
+
+/* An address in the scenario's context: "set_called (the scenario's
+ * context)", the field from its source's table, or the byte. A student
+ * knows the field's name from the scenario's struct, never its address. */
+static bool context_name(uintptr_t addr, char *buf, size_t size)
+{
+    if (!st->context || addr < st->context || addr - st->context >= st->context_size)
+        return false;
+    size_t at = addr - st->context;
+    for (size_t i = 0; i < st->nfields; ++i) {
+        const explore_field *f = &st->fields[i];
+        if (at < f->offset || at - f->offset >= f->size)
+            continue;
+        if (at == f->offset)
+            snprintf(buf, size, "%s (the scenario's context)", f->name);
+        else
+            snprintf(buf, size, "%s (byte %lu of it, in the scenario's context)", f->name,
+                     (unsigned long)(at - f->offset));
+        return true;
+    }
+    snprintf(buf, size, "the scenario's context (byte %lu)", (unsigned long)at);
+    return true;
+}
+
 void name_memory(uintptr_t addr, char *buf, size_t size)
 {
     const void *b = alloc_block_of((const void *)addr);
@@ -220,7 +259,7 @@ void name_memory(uintptr_t addr, char *buf, size_t size)
         snprintf(buf, size, "'%s' (byte %lu of its block)", name, (unsigned long)(addr - (uintptr_t)b));
     else if (b)
         snprintf(buf, size, "a block (byte %lu)", (unsigned long)(addr - (uintptr_t)b));
-    else if (!static_name(addr, buf, size))
+    else if (!context_name(addr, buf, size) && !static_name(addr, buf, size))
         snprintf(buf, size, "%p", (void *)addr);
 }
 

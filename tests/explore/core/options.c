@@ -1,16 +1,19 @@
 /*
  * How a search runs, as a value: explore_options (explore.h), filled by a
  * program's main from its command line and handed to explore_run, which
- * gives the model its part when the search starts (location.c the model,
- * point.c spurious failures). The one place the explorer reads the
- * environment: the variables users set instead of an option, read here
- * for main.c and explore_litmus, never inside the model.
+ * gives the model and the report their part when the search starts
+ * (location.c the model, point.c spurious failures, trace.c the width).
+ * The one place the explorer reads the environment: the variables users
+ * set instead of an option, and the terminal's width, read here for
+ * main.c and explore_litmus, never inside the model or the report.
  */
 #include "explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* "rc11" or "c11" into *c11; false if neither. */
 bool explore_parse_model(const char *name, bool *c11)
@@ -22,16 +25,30 @@ bool explore_parse_model(const char *name, bool *c11)
     return false;
 }
 
-bool explore_options_init(explore_options *o, const char *program, char *why, size_t size)
+/* The trace's width: $COLUMNS, else the terminal's, else 100 on a
+ * terminal that does not say; into a file or a pipe, no limit (the docs
+ * build parses the columns whole). Under 60 is not a width. */
+static int trace_width(void)
 {
-    *o = (explore_options){.bound = 2, .program = program};
+    const char *c = getenv("COLUMNS");
+    if (c && atoi(c) >= 60)
+        return atoi(c);
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 60)
+        return ws.ws_col;
+    return isatty(STDOUT_FILENO) ? 100 : EXPLORE_NO_WIDTH;
+}
+
+bool explore_options_init(explore_options *o, const char *program, bool spurious_default, char *why, size_t size)
+{
+    *o = (explore_options){.bound = 2, .program = program, .width = trace_width()};
     const char *model = getenv("LOCKSTEP_EXPLORE_MODEL");
     if (model && *model && !explore_parse_model(model, &o->c11)) {
         snprintf(why, size, "LOCKSTEP_EXPLORE_MODEL=%s: the model is rc11 or c11", model);
         return false;
     }
     const char *spurious = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
-    o->spurious = spurious && strcmp(spurious, "1") == 0;
+    o->spurious = spurious ? strcmp(spurious, "1") == 0 : spurious_default;
     const char *bound = getenv("LOCKSTEP_EXPLORE_PREEMPTIONS");
     if (bound) {
         o->bound = atoi(bound);

@@ -231,14 +231,12 @@ int main(int argc, char **argv)
     int ntests = 0;
     bool check_expected = false, refused = false;
     char why[1024];
-    if (!explore_options_init(&r.options, argv[0], why, sizeof why)) {
+    /* A weak compare-exchange may fail spuriously, as in herd7, unless
+     * LOCKSTEP_EXPLORE_SPURIOUS says otherwise. */
+    if (!explore_options_init(&r.options, argv[0], true, why, sizeof why)) {
         fprintf(stderr, "%s: %s\n", argv[0], why);
         return 2;
     }
-    /* A weak compare-exchange may fail spuriously, as in herd7, unless
-     * LOCKSTEP_EXPLORE_SPURIOUS says otherwise. */
-    const char *spurious = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
-    r.options.spurious = !spurious || strcmp(spurious, "1") == 0;
     r.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)

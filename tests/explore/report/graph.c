@@ -209,6 +209,12 @@ typedef struct graph_state {
     int boxes;
     int cols, col_thread[THREADS];
     double col_w[THREADS], col_x[THREADS], row_y[MAX_NODES + 2], width, bottom;
+    /* Per event: whether its box is drawn (collect), and, for
+     * modification_order, whether its location's stores are drawn yet. */
+    bool shown[MAX_EVENTS];
+    bool done[MAX_EVENTS];
+    int ids[MAX_EVENTS]; /* collect's events, in trace order */
+    int mo[MAX_NODES];   /* one location's stores, in modification order */
 } graph_state;
 
 static graph_state g_state;
@@ -254,12 +260,12 @@ static double position(const event *e) { return e->line ? e->line : e->after + 0
 
 static void collect(const char *kind, bool *shown)
 {
-    static int ids[4096];
+    int *ids = st->ids;
     int n = 0;
-    for (int i = 0; i < event_count() && i < 4096; ++i)
+    for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i)
         if ((shown[i] = drawn(i, kind)) && n < MAX_NODES)
             ids[n++] = i;
-    for (int i = n ? ids[n - 1] + 1 : 0; i < event_count() && i < 4096; ++i)
+    for (int i = n ? ids[n - 1] + 1 : 0; i < event_count() && i < MAX_EVENTS; ++i)
         shown[i] = false; /* past MAX_NODES: not drawn */
     /* In trace order: silent events sit between the lines around them. */
     for (int a = 1; a < n; ++a)
@@ -545,16 +551,16 @@ static int lock_order(FILE *f, const bool *shown)
  * first and not drawn. */
 static int modification_order(FILE *f, const bool *shown)
 {
-    static int mo[MAX_NODES];
-    static bool done[4096];
+    int *mo = st->mo;
+    bool *done = st->done;
     int kinds = 0;
-    memset(done, 0, sizeof done);
-    for (int i = 0; i < event_count() && i < 4096; ++i) {
+    memset(st->done, 0, sizeof st->done);
+    for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i) {
         const event *first = event_at(i);
         if (done[i] || first->kind != EV_ATOMIC || !first->stores)
             continue;
         int n = 0;
-        for (int k = i; k < event_count() && k < 4096 && n < MAX_NODES; ++k) {
+        for (int k = i; k < event_count() && k < MAX_EVENTS && n < MAX_NODES; ++k) {
             const event *e = event_at(k);
             if (e->kind == EV_INIT && e->obj == first->obj && k > i)
                 break; /* the location starts again */
@@ -687,7 +693,7 @@ void graph_write(const char *path, const char *kind, const char *message)
         printf("explore: cannot write %s\n", path);
         return;
     }
-    static bool shown[4096];
+    bool *shown = st->shown;
     collect(kind, shown);
     layout();
     bool inits = false;

@@ -6,23 +6,31 @@
  * --weaken changed it), a stale read and the store it should have read, a
  * synchronization and the release it joined.
  *
- * On a terminal the columns fit it (its width, or $COLUMNS): a line too
- * long for its column wraps within it, before a parenthesis or the order
- * where it can, so that `(took out: completed)` stays whole, and the
- * columns split the width so as to take the fewest rows. Into a file or a
- * pipe the lines stay whole unless $COLUMNS asks (the docs build parses
- * the columns: cmake/teach_pages.cmake).
+ * On a terminal the columns fit it (its width, or $COLUMNS: the search's
+ * options say which, options.c reads them): a line too long for its column
+ * wraps within it, before a parenthesis or the order where it can, so that
+ * `(took out: completed)` stays whole, and the columns split the width so
+ * as to take the fewest rows. Into a file or a pipe the lines stay whole
+ * unless $COLUMNS asks (the docs build parses the columns:
+ * cmake/teach_pages.cmake).
  */
 #include "model.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #define LINE 320
+
+/* What the trace keeps, one value reached through one pointer (st): each
+ * event's formatted line (4096 x 320 bytes: too big for the stack). */
+typedef struct trace_state {
+    char lines[MAX_EVENTS][LINE];
+    int width; /* the columns' width, the options' (trace_set_width); 0: no limit */
+} trace_state;
+
+static trace_state g_state;
+static trace_state *const st = &g_state;
 
 /* " (stale: reads line 3's store, not line 7's)", " (syncs with line 5)", or "". */
 static void what_it_saw(const event *e, char *buf, size_t size)
@@ -134,16 +142,9 @@ void trace_format(const event *e, char *buf, size_t size)
 
 /* ---- the columns ----------------------------------------------------------- */
 
-static int terminal_width(void)
-{
-    const char *c = getenv("COLUMNS");
-    if (c && atoi(c) >= 60)
-        return atoi(c);
-    struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 60)
-        return ws.ws_col;
-    return isatty(STDOUT_FILENO) ? 100 : 1 << 16;
-}
+void trace_set_width(int width) { st->width = width; }
+
+static int terminal_width(void) { return st->width ? st->width : EXPLORE_NO_WIDTH; }
 
 /* The next piece of text that fits width: up to a break before " (" or
  * "  [" if there is one in its second half, else before a space, else
@@ -284,7 +285,7 @@ static void print_line(int number, int thread, const char *text, const int *widt
 void trace_print(void)
 {
     int n = event_count(), nthreads = thread_count();
-    static char lines[4096][LINE];
+    char (*lines)[LINE] = st->lines;
     for (int i = 0; i < n; ++i)
         if (event_at(i)->line)
             trace_format(event_at(i), lines[i], LINE);

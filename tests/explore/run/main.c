@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     const char *program = argv[0], *name = NULL;
     explore_options o;
     char why[1024];
-    if (!explore_options_init(&o, program, why, sizeof why)) { /* the environment's, then the options' */
+    if (!explore_options_init(&o, program, false, why, sizeof why)) { /* the environment's, then the options' */
         fprintf(stderr, "%s: %s\n", program, why);
         return 2;
     }
@@ -117,6 +117,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory for the scenario's context\n", program);
         return 2;
     }
+    explore_name_context(ctx, explore_context_size, explore_context_fields, explore_context_nfields);
     long n = explore_run(s, &o, ctx);
     long e = explore_executions();
     if (!o.replay && explore_exhaustive() && !o.bound_is_hard)

@@ -136,6 +136,7 @@ long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
     st->context = ctx;
     location_set_model(o->c11);
     point_set_spurious(o->spurious);
+    trace_set_width(o->width);
     const char *replay_id = o->replay;
     int bound = o->bound;
     if (replay_id) {

@@ -79,6 +79,26 @@ struct event_context {
 
 const size_t explore_context_size = sizeof(event_context);
 
+/* Its fields, for the trace: a race on one names it (explore.h). */
+const explore_field explore_context_fields[] = {
+    {offsetof(event_context, ev), sizeof ((event_context *)0)->ev, "ev"},
+    {offsetof(event_context, ev_gone), sizeof ((event_context *)0)->ev_gone, "ev_gone"},
+    {offsetof(event_context, awaits), sizeof ((event_context *)0)->awaits, "awaits"},
+    {offsetof(event_context, order), sizeof ((event_context *)0)->order, "order"},
+    {offsetof(event_context, norder), sizeof ((event_context *)0)->norder, "norder"},
+    {offsetof(event_context, started), sizeof ((event_context *)0)->started, "started"},
+    {offsetof(event_context, started_on), sizeof ((event_context *)0)->started_on, "started_on"},
+    {offsetof(event_context, nwaiters), sizeof ((event_context *)0)->nwaiters, "nwaiters"},
+    {offsetof(event_context, waiters), sizeof ((event_context *)0)->waiters, "waiters"},
+    {offsetof(event_context, set_called), sizeof ((event_context *)0)->set_called, "set_called"},
+    {offsetof(event_context, set_thread), sizeof ((event_context *)0)->set_thread, "set_thread"},
+    {offsetof(event_context, clock), sizeof ((event_context *)0)->clock, "clock"},
+    {offsetof(event_context, clocked), sizeof ((event_context *)0)->clocked, "clocked"},
+    {offsetof(event_context, began_at), sizeof ((event_context *)0)->began_at, "began_at"},
+    {offsetof(event_context, suspended_at), sizeof ((event_context *)0)->suspended_at, "suspended_at"},
+};
+const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
+
 /* The waiter, continuing past its co_await: was it allowed to? */
 static void check_continuation(const waiter_frame *f)
 {

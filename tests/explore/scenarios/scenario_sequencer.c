@@ -35,6 +35,7 @@
 #include "sequencer_bodies.h"
 #include "task_bodies.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,11 +143,58 @@ typedef struct sequencer_context {
 
 const size_t explore_context_size = sizeof(sequencer_context);
 
+/* Its fields, for the trace: a race on one names it (explore.h). */
+const explore_field explore_context_fields[] = {
+    {offsetof(sequencer_context, seq), sizeof ((sequencer_context *)0)->seq, "seq"},
+    {offsetof(sequencer_context, seq_destroyed), sizeof ((sequencer_context *)0)->seq_destroyed, "seq_destroyed"},
+    {offsetof(sequencer_context, gate), sizeof ((sequencer_context *)0)->gate, "gate"},
+    {offsetof(sequencer_context, log), sizeof ((sequencer_context *)0)->log, "log"},
+    {offsetof(sequencer_context, order), sizeof ((sequencer_context *)0)->order, "order"},
+    {offsetof(sequencer_context, ops), sizeof ((sequencer_context *)0)->ops, "ops"},
+    {offsetof(sequencer_context, tasks), sizeof ((sequencer_context *)0)->tasks, "tasks"},
+    {offsetof(sequencer_context, errs), sizeof ((sequencer_context *)0)->errs, "errs"},
+    {offsetof(sequencer_context, queued), sizeof ((sequencer_context *)0)->queued, "queued"},
+    {offsetof(sequencer_context, thread), sizeof ((sequencer_context *)0)->thread, "thread"},
+    {offsetof(sequencer_context, queue_seq), sizeof ((sequencer_context *)0)->queue_seq, "queue_seq"},
+    {offsetof(sequencer_context, nqueued), sizeof ((sequencer_context *)0)->nqueued, "nqueued"},
+    {offsetof(sequencer_context, made_on), sizeof ((sequencer_context *)0)->made_on, "made_on"},
+    {offsetof(sequencer_context, bodies), sizeof ((sequencer_context *)0)->bodies, "bodies"},
+    {offsetof(sequencer_context, released), sizeof ((sequencer_context *)0)->released, "released"},
+    {offsetof(sequencer_context, pending_at_destroy),
+     sizeof ((sequencer_context *)0)->pending_at_destroy, "pending_at_destroy"},
+    {offsetof(sequencer_context, gate_fired), sizeof ((sequencer_context *)0)->gate_fired, "gate_fired"},
+    {offsetof(sequencer_context, returned), sizeof ((sequencer_context *)0)->returned, "returned"},
+    {offsetof(sequencer_context, by_queue_call), sizeof ((sequencer_context *)0)->by_queue_call, "by_queue_call"},
+    {offsetof(sequencer_context, by_completion), sizeof ((sequencer_context *)0)->by_completion, "by_completion"},
+    {offsetof(sequencer_context, destroys), sizeof ((sequencer_context *)0)->destroys, "destroys"},
+    {offsetof(sequencer_context, destroys_on), sizeof ((sequencer_context *)0)->destroys_on, "destroys_on"},
+    {offsetof(sequencer_context, awaiter), sizeof ((sequencer_context *)0)->awaiter, "awaiter"},
+    {offsetof(sequencer_context, awaited), sizeof ((sequencer_context *)0)->awaited, "awaited"},
+    {offsetof(sequencer_context, await_paths), sizeof ((sequencer_context *)0)->await_paths, "await_paths"},
+    {offsetof(sequencer_context, awaiting_thread),
+     sizeof ((sequencer_context *)0)->awaiting_thread, "awaiting_thread"},
+    {offsetof(sequencer_context, c_queued), sizeof ((sequencer_context *)0)->c_queued, "c_queued"},
+    {offsetof(sequencer_context, destroyed_on), sizeof ((sequencer_context *)0)->destroyed_on, "destroyed_on"},
+    {offsetof(sequencer_context, gate_a), sizeof ((sequencer_context *)0)->gate_a, "gate_a"},
+    {offsetof(sequencer_context, awaiter_gone), sizeof ((sequencer_context *)0)->awaiter_gone, "awaiter_gone"},
+    {offsetof(sequencer_context, a_started_at_destroy),
+     sizeof ((sequencer_context *)0)->a_started_at_destroy, "a_started_at_destroy"},
+    {offsetof(sequencer_context, awaiter_destroyed),
+     sizeof ((sequencer_context *)0)->awaiter_destroyed, "awaiter_destroyed"},
+    {offsetof(sequencer_context, awaiter_destroys),
+     sizeof ((sequencer_context *)0)->awaiter_destroys, "awaiter_destroys"},
+};
+const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
+
 /* An op's scenario, from the op: the step's code calls its maker and
- * resumes its body with nothing else. Every op logs to the context's log. */
+ * resumes its body with nothing else. Every op logs to the context's log
+ * (make_sequencer), so the context is the struct around op->log; the
+ * assert says the op is one of that context's. */
 static sequencer_context *op_context(const seq_op *op)
 {
-    return (sequencer_context *)((char *)op->log - offsetof(sequencer_context, log));
+    sequencer_context *c = (sequencer_context *)((char *)op->log - offsetof(sequencer_context, log));
+    assert(op >= c->ops && op < c->ops + MAX_OPS && "an op logs to its own context's log (make_sequencer)");
+    return c;
 }
 
 /* seq_body_resume, with the checks where the body continues and the flag
@@ -263,7 +311,10 @@ static void check_awaiter_continues(driver_frame *f)
                      g_op_names[id]);
 }
 
-/* Setup: G runs at once (an idle sequencer) and suspends on the gate. */
+/* Setup: G runs at once (an idle sequencer) and suspends on the gate.
+ * Every op is initialized here to log to c->log, and to nothing else:
+ * op_context finds the scenario's context from op->log alone (its body is
+ * resumed by the step's code, with nothing but its frame). */
 static void make_sequencer(void *ctx)
 {
     sequencer_context *c = ctx;
@@ -274,7 +325,7 @@ static void make_sequencer(void *ctx)
     seq_log_init(&c->log, c->order, MAX_OPS);
     memset(c->nqueued, 0, sizeof c->nqueued);
     for (int i = 0; i < MAX_OPS; ++i) {
-        seq_op_init(&c->ops[i], &c->log, i, (task_result){0, 10 + i});
+        seq_op_init(&c->ops[i], &c->log, i, (task_result){0, 10 + i}); /* c->log: op_context relies on it */
         c->tasks[i] = (simple_task){0};
         c->errs[i] = 0;
         c->queued[i] = false;

@@ -97,6 +97,24 @@ typedef struct task_context {
 
 const size_t explore_context_size = sizeof(task_context);
 
+/* Its fields, for the trace: a race on one names it (explore.h). */
+const explore_field explore_context_fields[] = {
+    {offsetof(task_context, trig), sizeof ((task_context *)0)->trig, "trig"},
+    {offsetof(task_context, task), sizeof ((task_context *)0)->task, "task"},
+    {offsetof(task_context, driver), sizeof ((task_context *)0)->driver, "driver"},
+    {offsetof(task_context, waited), sizeof ((task_context *)0)->waited, "waited"},
+    {offsetof(task_context, owner_done), sizeof ((task_context *)0)->owner_done, "owner_done"},
+    {offsetof(task_context, paths), sizeof ((task_context *)0)->paths, "paths"},
+    {offsetof(task_context, fired), sizeof ((task_context *)0)->fired, "fired"},
+    {offsetof(task_context, body_returned), sizeof ((task_context *)0)->body_returned, "body_returned"},
+    {offsetof(task_context, chain), sizeof ((task_context *)0)->chain, "chain"},
+#if TASK_IS_LAZY
+    {offsetof(task_context, event), sizeof ((task_context *)0)->event, "event"},
+    {offsetof(task_context, ends), sizeof ((task_context *)0)->ends, "ends"},
+#endif
+};
+const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
+
 /* triggered_task_body, continuing after its co_await on the trigger, with
  * the checks: it resumed only because the trigger was fired, and from the
  * return_value on, its awaiter may see the result. */
@@ -116,6 +134,10 @@ static lockstep_coro *checked_body_resume(lockstep_coro *self)
     return simple_promise_final_suspend(&f->promise);
 }
 
+/* The task, its body awaiting c->trig. Every task whose body is
+ * checked_body_resume awaits the trigger of its own context, c->trig, and
+ * no other: the step's code resumes the body with nothing but its frame,
+ * and checked_body_resume finds the context as the struct around f->trig. */
 static void make_task(void *ctx)
 {
     task_context *c = ctx;

@@ -26,21 +26,38 @@ typedef struct selftest_context {
     bool reader_done;        /* block_reader_then_flag's, for the scenario's wait only */
     long races, flagged_runs; /* race_flagged's, over all schedules */
     bool raced;               /* race_flagged's, this schedule */
+    int handed;               /* context_race's: plain data in the context itself */
+    atomic_int *counter;      /* the planted bugs' block (setup allocates it, each schedule) */
+    int *block;               /* free_races_read's block */
 } selftest_context;
 
 const size_t explore_context_size = sizeof(selftest_context);
 
+/* Its fields, for the trace: a race on one names it (explore.h). */
+const explore_field explore_context_fields[] = {
+    {offsetof(selftest_context, r), sizeof ((selftest_context *)0)->r, "r"},
+    {offsetof(selftest_context, seen), sizeof ((selftest_context *)0)->seen, "seen"},
+    {offsetof(selftest_context, reader_done), sizeof ((selftest_context *)0)->reader_done, "reader_done"},
+    {offsetof(selftest_context, races), sizeof ((selftest_context *)0)->races, "races"},
+    {offsetof(selftest_context, flagged_runs), sizeof ((selftest_context *)0)->flagged_runs, "flagged_runs"},
+    {offsetof(selftest_context, raced), sizeof ((selftest_context *)0)->raced, "raced"},
+    {offsetof(selftest_context, handed), sizeof ((selftest_context *)0)->handed, "handed"},
+    {offsetof(selftest_context, counter), sizeof ((selftest_context *)0)->counter, "counter"},
+    {offsetof(selftest_context, block), sizeof ((selftest_context *)0)->block, "block"},
+};
+const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
+
+/* The planted programs' lock is static, as a program's is. */
 static pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int *g_counter;
 
 static void setup(void *ctx)
 {
-    (void)ctx;
-    g_counter = lockstep_alloc(sizeof *g_counter);
-    atomic_init(g_counter, 0);
+    selftest_context *c = ctx;
+    c->counter = lockstep_alloc(sizeof *c->counter);
+    atomic_init(c->counter, 0);
 }
 
-static void free_counter(void *ctx) { (void)ctx; lockstep_free(g_counter); }
+static void free_counter(void *ctx) { selftest_context *c = ctx; lockstep_free(c->counter); }
 static void nothing(void *ctx) { (void)ctx; }
 
 /* A lock never unlocked: the other thread can never take it. */
@@ -49,29 +66,34 @@ static void lock_and_keep(void *ctx) { (void)ctx; pthread_mutex_lock(&g_m); }
 /* A lost update: two threads load, then store load + 1. */
 static void increment_racy(void *ctx)
 {
-    (void)ctx;
-    int v = atomic_load_explicit(g_counter, memory_order_relaxed);
-    atomic_store_explicit(g_counter, v + 1, memory_order_relaxed);
+    selftest_context *c = ctx;
+    int v = atomic_load_explicit(c->counter, memory_order_relaxed);
+    atomic_store_explicit(c->counter, v + 1, memory_order_relaxed);
 }
 
 static void check_two(void *ctx)
 {
-    if (atomic_load_explicit(g_counter, memory_order_relaxed) != 2)
-        explore_fail("wrong value", "the counter is %d, expected 2", atomic_load_explicit(g_counter, memory_order_relaxed));
+    selftest_context *c = ctx;
+    if (atomic_load_explicit(c->counter, memory_order_relaxed) != 2)
+        explore_fail("wrong value", "the counter is %d, expected 2", atomic_load_explicit(c->counter, memory_order_relaxed));
     free_counter(ctx);
 }
 
 static void assert_under_lock(void *ctx)
 {
-    (void)ctx;
+    selftest_context *c = ctx;
     pthread_mutex_lock(&g_m);
-    assert(atomic_load_explicit(g_counter, memory_order_relaxed) == 1 && "planted assert");
+    assert(atomic_load_explicit(c->counter, memory_order_relaxed) == 1 && "planted assert");
     pthread_mutex_unlock(&g_m);
 }
 
 static void free_twice(void *ctx) { free_counter(ctx); free_counter(ctx); }
 
-static void use_after_free(void *ctx) { (void)ctx; atomic_fetch_add_explicit(g_counter, 1, memory_order_relaxed); }
+static void use_after_free(void *ctx)
+{
+    selftest_context *c = ctx;
+    atomic_fetch_add_explicit(c->counter, 1, memory_order_relaxed);
+}
 static void check_nothing(void *ctx) { (void)ctx; }
 static void check_free(void *ctx) { free_counter(ctx); }
 
@@ -298,20 +320,19 @@ static void mutex_summary(void *ctx)
 
 /* Freeing is a write: a block freed by one thread while another's read of
  * it is not ordered before the free. */
-static int *g_block;
 static bool reader_done(void *ctx) { return ((const selftest_context *)ctx)->reader_done; }
 static void block_setup(void *ctx)
 {
     selftest_context *c = ctx;
     litmus_setup(c);
-    g_block = lockstep_alloc(sizeof *g_block);
-    *g_block = 7;
+    c->block = lockstep_alloc(sizeof *c->block);
+    *c->block = 7;
     c->reader_done = false;
 }
 static void block_reader_then_flag(void *ctx)
 {
     selftest_context *c = ctx;
-    c->r[0] = *g_block;
+    c->r[0] = *c->block;
     atomic_store_explicit(&g_x, 1, memory_order_relaxed);
     c->reader_done = true; /* for the scenario's wait only */
 }
@@ -320,8 +341,13 @@ static void block_free_after_flag(void *ctx)
     selftest_context *c = ctx;
     explore_wait_until(reader_done, c, "the reader is done");
     c->r[1] = atomic_load_explicit(&g_x, memory_order_relaxed); /* 1, relaxed: orders nothing */
-    lockstep_free(g_block);
+    lockstep_free(c->block);
 }
+
+/* A race on the context's own field: the report names the field, as the
+ * scenario's struct spells it, not an address (explore_context_fields). */
+static void context_writer(void *ctx) { selftest_context *c = ctx; c->handed = 42; }
+static void context_reader(void *ctx) { selftest_context *c = ctx; c->r[0] = c->handed; }
 
 /* A race as a flag (on_race), as herd7 reports it: the schedule goes on,
  * and the litmus front end counts it; every schedule, no bound (.exhaustive). */
@@ -399,6 +425,9 @@ const explore_scenario explore_scenarios[] = {
     {.name = "free_races_read", .min_step = 1, .about = "a free after a relaxed flag races with the other thread's read",
      .nthreads = 2, .thread_names = {"reader", "freer"}, .threads = {block_reader_then_flag, block_free_after_flag},
      .setup = block_setup, .check = check_nothing},
+    {.name = "context_race", .min_step = 1, .about = "a data race on a field of the scenario's context, named by its field",
+     .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {context_writer, context_reader},
+     .setup = litmus_setup, .check = check_nothing},
     {.name = "race_flagged", .min_step = 1, .about = "mp_plain_relaxed with on_race set: each race is flagged, none fails",
      .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_plain_writer_rlx, mp_plain_reader_rlx},
      .begin = flag_begin, .setup = flag_setup, .check = flag_check, .summary = flag_summary, .exhaustive = true,
