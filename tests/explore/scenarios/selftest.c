@@ -375,6 +375,66 @@ static void flag_summary(void *ctx)
     printf("explore: races flagged, not failed\n");
 }
 
+/* ---- a peek's footprint: the search's dependence (step.c) ---------------------
+ *
+ * A step that peeks (explore_unchecked) commutes with a step of another
+ * thread unless one of the two writes plain memory the other touches: each
+ * step's footprint is recorded as it runs (tsan.c's accesses, alloc.c's
+ * frees). A peek is not part of an execution, so the reduction's oracle
+ * (--check-reduction) cannot tell a footprint ignored or too small; these
+ * can. T0 peeks first in the default schedule; only the other order, which
+ * the search tries because the footprints meet, shows the planted bug.
+ * Each runs the reduced round alone (.exhaustive): the short rounds before
+ * it try every interleaving, and would find the bug whatever the
+ * footprints said.
+ */
+static int g_pair[2]; /* plain: the writer writes g_pair[0], never g_pair[1] */
+
+static void pair_setup(void *ctx)
+{
+    (void)ctx;
+    g_pair[0] = g_pair[1] = 0;
+}
+static void pair_writer(void *ctx) { (void)ctx; g_pair[0] = 42; }
+
+/* The scenario observing: no race check, but the step's footprint. */
+static int peek(const int *p)
+{
+    explore_unchecked(true);
+    int v = *p;
+    explore_unchecked(false);
+    return v;
+}
+
+/* Fails when the writer went first: its write meets the peek's bytes. */
+static void peek_written(void *ctx)
+{
+    (void)ctx;
+    int v = peek(&g_pair[0]);
+    if (v != 0)
+        explore_fail("wrong value", "the peek at g_pair[0] read the writer's %d: it ran after the write", v);
+}
+
+/* The bytes right after the written ones: the same in either order, so one
+ * schedule is all the search needs (exact ranges, not the whole object). */
+static void peek_beside(void *ctx)
+{
+    (void)ctx;
+    int v = peek(&g_pair[1]);
+    if (v != 0)
+        explore_fail("wrong value", "the peek at g_pair[1] read %d, which nobody writes", v);
+}
+
+/* A free writes the whole block (alloc.c poisons it): a peek after it reads poison. */
+static void free_block(void *ctx) { selftest_context *c = ctx; lockstep_free(c->block); }
+static void peek_block(void *ctx)
+{
+    selftest_context *c = ctx;
+    int v = peek(c->block);
+    if (v != 7)
+        explore_fail("wrong value", "the peek at the block read %#x, not 7: it ran after the free", (unsigned)v);
+}
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "deadlock", .min_step = 1, .about = "two threads lock a mutex that is never unlocked",
@@ -432,5 +492,14 @@ const explore_scenario explore_scenarios[] = {
      .nthreads = 2, .thread_names = {"writer", "reader"}, .threads = {mp_plain_writer_rlx, mp_plain_reader_rlx},
      .begin = flag_begin, .setup = flag_setup, .check = flag_check, .summary = flag_summary, .exhaustive = true,
      .on_race = count_race},
+    {.name = "peek_after_write", .min_step = 1, .about = "a peek fails if it runs after the other thread's write to its bytes",
+     .nthreads = 2, .thread_names = {"peeker", "writer"}, .threads = {peek_written, pair_writer},
+     .setup = pair_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "peek_beside_write", .min_step = 1, .about = "a peek at the bytes next to another thread's write: one schedule",
+     .nthreads = 2, .thread_names = {"peeker", "writer"}, .threads = {peek_beside, pair_writer},
+     .setup = pair_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "peek_after_free", .min_step = 1, .about = "a peek fails if it runs after the other thread frees its block",
+     .nthreads = 2, .thread_names = {"peeker", "freer"}, .threads = {peek_block, free_block},
+     .setup = block_setup, .check = check_nothing, .exhaustive = true},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];
