@@ -395,7 +395,12 @@ static void pair_setup(void *ctx)
     (void)ctx;
     g_pair[0] = g_pair[1] = 0;
 }
-static void pair_writer(void *ctx) { (void)ctx; g_pair[0] = 42; }
+static void pair_writer(void *ctx)
+{
+    (void)ctx;
+    explore_note("write g_pair[0] = 42");
+    g_pair[0] = 42;
+}
 
 /* The scenario observing: no race check, but the step's footprint. */
 static int peek(const int *p)
@@ -411,6 +416,7 @@ static void peek_written(void *ctx)
 {
     (void)ctx;
     int v = peek(&g_pair[0]);
+    explore_note("peek at g_pair[0]: %d", v);
     if (v != 0)
         explore_fail("wrong value", "the peek at g_pair[0] read the writer's %d: it ran after the write", v);
 }
@@ -421,6 +427,7 @@ static void peek_beside(void *ctx)
 {
     (void)ctx;
     int v = peek(&g_pair[1]);
+    explore_note("peek at g_pair[1]: %d", v);
     if (v != 0)
         explore_fail("wrong value", "the peek at g_pair[1] read %d, which nobody writes", v);
 }
@@ -431,6 +438,7 @@ static void peek_block(void *ctx)
 {
     selftest_context *c = ctx;
     int v = peek(c->block);
+    explore_note("peek at the block: %#x", (unsigned)v);
     if (v != 7)
         explore_fail("wrong value", "the peek at the block read %#x, not 7: it ran after the free", (unsigned)v);
 }
