@@ -11,9 +11,9 @@
  * (model/location_state.h for model/location.c) and read only by that
  * file, through its st(). The hooks' entry points, called by the step's
  * code with no context, reach it through the pointer, as loom's do
- * through its scoped thread-local: here a plain global, because one
- * schedule runs on several threads at once (the scenario's, one at a
- * time) and all of them share it. What is per explorer thread (its
+ * through its scoped thread-local: here a plain global, because a
+ * schedule runs on several threads (the scenario's, taking turns) and
+ * all of them read the same world. What is per explorer thread (its
  * index, where it unwinds to, its trampolines' nesting, its quiet flag)
  * stays thread-local in its file.
  *
@@ -71,7 +71,8 @@ typedef struct explore_world {
     psc_state psc;
     /* scheduler: the scenario's threads and whose turn it is */
     thread_state thread;
-    /* memory: the guard region (made once), the blocks' upcoming names */
+    /* memory: the guard region (mapped once), each thread's next
+     * allocations (injected failures, names) */
     alloc_state alloc;
     upcoming_state upcoming;
     /* hooks: resume nesting (spurious failures, set once), the weakenings
