@@ -6,44 +6,38 @@
  * addresses (names.c: "'driver' (byte 16 of its block)") all read it, and
  * it calls none of them.
  */
-#include "block.h"
+#include "world.h"
 
 #include "lockstep/alloc.h"
 
 #include <stdlib.h>
 
-/* The schedule's blocks, one value reached through one pointer (st). */
-typedef struct block_state {
-    block blocks[MAX_BLOCKS];
-    int nblocks;
-} block_state;
-
-static block_state g_state;
-static block_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline block_state *st(void) { return &world->block; }
 
 void blocks_reset(void)
 {
-    for (int i = 0; i < st->nblocks; ++i)
-        free(st->blocks[i].p);
-    st->nblocks = 0;
+    for (int i = 0; i < st()->nblocks; ++i)
+        free(st()->blocks[i].p);
+    st()->nblocks = 0;
 }
 
 block *block_add(const block *b)
 {
-    if (st->nblocks == MAX_BLOCKS)
+    if (st()->nblocks == MAX_BLOCKS)
         return NULL;
-    st->blocks[st->nblocks] = *b;
-    return &st->blocks[st->nblocks++];
+    st()->blocks[st()->nblocks] = *b;
+    return &st()->blocks[st()->nblocks++];
 }
 
-int block_count(void) { return st->nblocks; }
-block *block_nth(int i) { return &st->blocks[i]; }
+int block_count(void) { return st()->nblocks; }
+block *block_nth(int i) { return &st()->blocks[i]; }
 
 static block *find(const volatile void *addr, bool inside)
 {
     const char *a = (const char *)addr;
-    for (int i = 0; i < st->nblocks; ++i) {
-        block *b = &st->blocks[i];
+    for (int i = 0; i < st()->nblocks; ++i) {
+        block *b = &st()->blocks[i];
         if (inside ? (a >= b->p && a < b->p + b->size) : a == b->p)
             return b;
     }
@@ -68,7 +62,7 @@ bool explore_freed(const volatile void *p)
 int64_t lockstep_alloc_live(void)
 {
     int64_t live = 0;
-    for (int i = 0; i < st->nblocks; ++i)
-        live += st->blocks[i].free_event < 0;
+    for (int i = 0; i < st()->nblocks; ++i)
+        live += st()->blocks[i].free_event < 0;
     return live;
 }

@@ -11,44 +11,36 @@
  * resume the step's code makes): those say after which trace line they
  * happened. This is loom's Execution, reduced to its log.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The schedule's events, one value reached through one pointer (st). */
-typedef struct event_state {
-    event events[MAX_EVENTS];
-    event overflow; /* where events go once the log is full: the trace says it was cut short */
-    int n;
-    int lines; /* events so far that are trace lines */
-} event_state;
-
-static event_state g_state;
-static event_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline event_state *st(void) { return &world->event; }
 
 void events_reset(void)
 {
-    st->n = st->lines = 0;
+    st()->n = st()->lines = 0;
 }
-int event_count(void) { return st->n; }
-event *event_at(int i) { return &st->events[i]; }
-int event_index(const event *e) { return e && e != &st->overflow ? (int)(e - st->events) : -1; }
-bool events_truncated(void) { return st->n == MAX_EVENTS; }
-int event_trace_lines(void) { return st->lines; }
+int event_count(void) { return st()->n; }
+event *event_at(int i) { return &st()->events[i]; }
+int event_index(const event *e) { return e && e != &st()->overflow ? (int)(e - st()->events) : -1; }
+bool events_truncated(void) { return st()->n == MAX_EVENTS; }
+int event_trace_lines(void) { return st()->lines; }
 
 static event *make(enum event_kind kind, int thread, const explore_site *site, bool traced)
 {
-    event *e = st->n < MAX_EVENTS ? &st->events[st->n++] : &st->overflow;
+    event *e = st()->n < MAX_EVENTS ? &st()->events[st()->n++] : &st()->overflow;
     memset(e, 0, sizeof *e);
     e->kind = kind;
     e->thread = thread;
     e->site = site;
     e->reads_from = e->newest = e->before = -1;
-    e->after = st->lines;
-    if (traced && e != &st->overflow)
-        e->line = ++st->lines;
+    e->after = st()->lines;
+    if (traced && e != &st()->overflow)
+        e->line = ++st()->lines;
     return e;
 }
 

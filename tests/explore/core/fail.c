@@ -18,53 +18,45 @@
  * them; a scenario names the object of its own failures (explore_culprit:
  * the coroutine nobody resumed).
  */
-#include "model.h"
+#include "world.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
-/* The schedule's failure, one value reached through one pointer (st). */
-typedef struct fail_state {
-    evidence evidence;
-    bool failed;
-    char kind[64];
-    char message[2048];
-} fail_state;
-
-static fail_state g_state;
-static fail_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline fail_state *st(void) { return &world->fail; }
 static _Thread_local jmp_buf *t_catch; /* where this thread unwinds to */
 
-evidence *fail_evidence(void) { return &st->evidence; }
-void explore_culprit(const volatile void *obj) { st->evidence.culprit = obj; }
+evidence *fail_evidence(void) { return &st()->evidence; }
+void explore_culprit(const volatile void *obj) { st()->evidence.culprit = obj; }
 
 void fail_reset(void)
 {
-    st->evidence = (evidence){.n = 0};
-    st->failed = false;
+    st()->evidence = (evidence){.n = 0};
+    st()->failed = false;
 }
 
 void fail_blame(const event *e)
 {
     int i = event_index(e);
-    if (i >= 0 && st->evidence.n < (int)(sizeof st->evidence.events / sizeof st->evidence.events[0]))
-        st->evidence.events[st->evidence.n++] = i;
+    if (i >= 0 && st()->evidence.n < (int)(sizeof st()->evidence.events / sizeof st()->evidence.events[0]))
+        st()->evidence.events[st()->evidence.n++] = i;
 }
 
-bool fail_pending(void) { return st->failed; }
-const char *fail_kind(void) { return st->kind; }
-const char *fail_message(void) { return st->message; }
+bool fail_pending(void) { return st()->failed; }
+const char *fail_kind(void) { return st()->kind; }
+const char *fail_message(void) { return st()->message; }
 void fail_catch(jmp_buf *where) { t_catch = where; }
 
 static void record(const char *kind, const char *fmt, va_list ap)
 {
-    if (st->failed) /* the first failure is the schedule's */
+    if (st()->failed) /* the first failure is the schedule's */
         return;
-    st->failed = true;
-    snprintf(st->kind, sizeof st->kind, "%s", kind);
-    vsnprintf(st->message, sizeof st->message, fmt, ap);
+    st()->failed = true;
+    snprintf(st()->kind, sizeof st()->kind, "%s", kind);
+    vsnprintf(st()->message, sizeof st()->message, fmt, ap);
 }
 
 void fail_record(const char *kind, const char *fmt, ...)
@@ -81,7 +73,7 @@ _Noreturn void fail_unwind(void)
         longjmp(*t_catch, 1);
     /* Outside a schedule (nothing caught it): the failure line alone. */
     fflush(stderr);
-    printf("\nexplore: FAILED (%s): %s\n", st->kind, st->message);
+    printf("\nexplore: FAILED (%s): %s\n", st()->kind, st()->message);
     fflush(stdout);
     _exit(1);
 }

@@ -17,7 +17,7 @@
  * has failed, nothing is timed.
  */
 #define _GNU_SOURCE /* dladdr */
-#include "model.h"
+#include "world.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -107,62 +107,40 @@ void name_code_address(const void *pc, char *buf, size_t size)
 
 /* ---- objects ------------------------------------------------------------------ */
 
-typedef struct named {
-    const volatile void *addr;
-    const char *name;
-    bool coro;
-} named;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline names_state *st(void) { return &world->names; }
 
-/* What names what, one value reached through one pointer (st). */
-typedef struct names_state {
-    named names[32];
-    int nnames;
-    bool name_fields;
-    /* The scenario's thread names, kept here (not asked of thread.c) so
-     * that naming calls nothing above it. */
-    const explore_scenario *scenario;
-    /* The scenario's context and its fields (explore_name_context): set
-     * once for the search, kept across names_reset like the scenario. */
-    uintptr_t context;
-    size_t context_size;
-    const explore_field *fields;
-    size_t nfields;
-} names_state;
-
-static names_state g_state;
-static names_state *const st = &g_state;
-
-void names_reset(void) { st->nnames = 0; }
+void names_reset(void) { st()->nnames = 0; }
 
 static void add_name(const volatile void *addr, const char *name, bool coro)
 {
-    for (int i = 0; i < st->nnames; ++i)
-        if (st->names[i].addr == addr) {
-            st->names[i] = (named){addr, name, coro};
+    for (int i = 0; i < st()->nnames; ++i)
+        if (st()->names[i].addr == addr) {
+            st()->names[i] = (named){addr, name, coro};
             return;
         }
-    if (st->nnames < 32)
-        st->names[st->nnames++] = (named){addr, name, coro};
+    if (st()->nnames < 32)
+        st()->names[st()->nnames++] = (named){addr, name, coro};
 }
 
 void explore_name(const volatile void *addr, const char *name) { add_name(addr, name, false); }
 void explore_name_coro(const volatile void *addr, const char *name) { add_name(addr, name, true); }
-void explore_name_fields(void) { st->name_fields = true; }
-bool names_of_fields(void) { return st->name_fields; }
+void explore_name_fields(void) { st()->name_fields = true; }
+bool names_of_fields(void) { return st()->name_fields; }
 
 const char *explore_name_of(const volatile void *addr)
 {
-    for (int i = 0; i < st->nnames; ++i)
-        if (st->names[i].addr == addr)
-            return st->names[i].name;
+    for (int i = 0; i < st()->nnames; ++i)
+        if (st()->names[i].addr == addr)
+            return st()->names[i].name;
     return NULL;
 }
 
 bool name_is_coro(const volatile void *addr)
 {
-    for (int i = 0; i < st->nnames; ++i)
-        if (st->names[i].addr == addr)
-            return st->names[i].coro;
+    for (int i = 0; i < st()->nnames; ++i)
+        if (st()->names[i].addr == addr)
+            return st()->names[i].coro;
     return false;
 }
 
@@ -222,10 +200,10 @@ static bool static_name(uintptr_t addr, char *buf, size_t size)
 
 void explore_name_context(const void *ctx, size_t size, const explore_field *fields, size_t nfields)
 {
-    st->context = (uintptr_t)ctx;
-    st->context_size = size;
-    st->fields = fields;
-    st->nfields = nfields;
+    st()->context = (uintptr_t)ctx;
+    st()->context_size = size;
+    st()->fields = fields;
+    st()->nfields = nfields;
 }
 
 /* An address in the scenario's context: "set_called (the scenario's
@@ -233,11 +211,11 @@ void explore_name_context(const void *ctx, size_t size, const explore_field *fie
  * knows the field's name from the scenario's struct, never its address. */
 static bool context_name(uintptr_t addr, char *buf, size_t size)
 {
-    if (!st->context || addr < st->context || addr - st->context >= st->context_size)
+    if (!st()->context || addr < st()->context || addr - st()->context >= st()->context_size)
         return false;
-    size_t at = addr - st->context;
-    for (size_t i = 0; i < st->nfields; ++i) {
-        const explore_field *f = &st->fields[i];
+    size_t at = addr - st()->context;
+    for (size_t i = 0; i < st()->nfields; ++i) {
+        const explore_field *f = &st()->fields[i];
         if (at < f->offset || at - f->offset >= f->size)
             continue;
         if (at == f->offset)
@@ -264,13 +242,13 @@ void name_memory(uintptr_t addr, char *buf, size_t size)
 }
 
 
-void names_set_threads(const explore_scenario *s) { st->scenario = s; }
+void names_set_threads(const explore_scenario *s) { st()->scenario = s; }
 
 const char *name_thread(int thread, char *buf, size_t size)
 {
     if (thread == EXPLORE_MAIN)
         snprintf(buf, size, "main");
     else
-        snprintf(buf, size, "T%d %s", thread, st->scenario ? st->scenario->thread_names[thread] : "?");
+        snprintf(buf, size, "T%d %s", thread, st()->scenario ? st()->scenario->thread_names[thread] : "?");
     return buf;
 }

@@ -19,7 +19,7 @@
  *
  * The trace and the graph format the event later; nothing here formats.
  */
-#include "model.h"
+#include "world.h"
 
 #include "lockstep/coro.h"
 
@@ -28,15 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the operations keep across a schedule, one value reached through
- * one pointer (st). */
-typedef struct point_state {
-    bool spurious;   /* the search's option: a weak compare-exchange may fail spuriously */
-    int max_nesting; /* the deepest nesting of the step's trampolines since the threads started */
-} point_state;
-
-static point_state g_state;
-static point_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline point_state *st(void) { return &world->point; }
 
 static enum atomic_op op_of(enum explore_call call)
 {
@@ -98,11 +91,11 @@ static int which_way(event *e, const explore_atomic_op *op)
  * a retry loop a second spurious failure only repeats the first (it reads
  * again and retries), and with no limit no search of such a loop would
  * ever be exhaustive. */
-void point_set_spurious(bool on) { st->spurious = on; }
+void point_set_spurious(bool on) { st()->spurious = on; }
 
 static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
 {
-    if (!op->weak || !st->spurious)
+    if (!op->weak || !st()->spurious)
         return false;
     for (int i = event_index(e) - 1; i >= 0; --i) {
         const event *x = event_at(i);
@@ -207,8 +200,8 @@ static _Thread_local int t_nesting;
 
 void explore_coro_resume(struct lockstep_coro *h)
 {
-    if (++t_nesting > st->max_nesting)
-        st->max_nesting = t_nesting;
+    if (++t_nesting > st()->max_nesting)
+        st()->max_nesting = t_nesting;
     event *e = event_silent(EV_RESUME, thread_self(), NULL);
     e->obj = h;
     e->depth = t_nesting;
@@ -216,5 +209,5 @@ void explore_coro_resume(struct lockstep_coro *h)
     --t_nesting;
 }
 
-void point_reset(void) { st->max_nesting = 0; }
-int explore_resume_nesting(void) { return st->max_nesting; }
+void point_reset(void) { st()->max_nesting = 0; }
+int explore_resume_nesting(void) { return st()->max_nesting; }

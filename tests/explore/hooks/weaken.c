@@ -13,7 +13,7 @@
  * than the one written is refused, with the atomic lines of that file
  * nearest to it: a mistyped line must not teach that an order is needless.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,20 +42,8 @@ static const explore_site *const *sites(size_t *n)
 }
 #endif
 
-typedef struct weakening {
-    char file[64];
-    int line;
-    int order;
-} weakening;
-
-/* The weakenings asked for, one value reached through one pointer (st). */
-typedef struct weaken_state {
-    weakening weaken[8];
-    int nweaken;
-} weaken_state;
-
-static weaken_state g_state;
-static weaken_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline weaken_state *st(void) { return &world->weaken; }
 
 static bool same_place(const explore_site *s, const char *file, int line)
 {
@@ -161,11 +149,11 @@ bool weaken_add(const char *spec, char *why, size_t size)
                  spec, explore_order_name(w.order), explore_order_name(explore_order_parse(written->order)), w.file, w.line, written->name);
         return false;
     }
-    if (st->nweaken == 8) {
+    if (st()->nweaken == 8) {
         snprintf(why, size, "--weaken: at most 8 at once");
         return false;
     }
-    st->weaken[st->nweaken++] = w;
+    st()->weaken[st()->nweaken++] = w;
     return true;
 }
 
@@ -173,9 +161,9 @@ bool explore_weaken(const char *spec, char *why, size_t size) { return weaken_ad
 
 int weaken_order(const explore_site *site, int order)
 {
-    for (int i = 0; i < st->nweaken; ++i)
-        if (same_place(site, st->weaken[i].file, st->weaken[i].line) && order_weaker(st->weaken[i].order, order))
-            return st->weaken[i].order;
+    for (int i = 0; i < st()->nweaken; ++i)
+        if (same_place(site, st()->weaken[i].file, st()->weaken[i].line) && order_weaker(st()->weaken[i].order, order))
+            return st()->weaken[i].order;
     return order;
 }
 
@@ -183,7 +171,7 @@ void weaken_args(char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int i = 0; i < st->nweaken && len < size; ++i)
-        len += (size_t)snprintf(buf + len, size - len, " --weaken %s:%d=%s", st->weaken[i].file, st->weaken[i].line,
-                                explore_order_name(st->weaken[i].order));
+    for (int i = 0; i < st()->nweaken && len < size; ++i)
+        len += (size_t)snprintf(buf + len, size - len, " --weaken %s:%d=%s", st()->weaken[i].file, st()->weaken[i].line,
+                                explore_order_name(st()->weaken[i].order));
 }

@@ -23,7 +23,7 @@
 /* MAP_ANONYMOUS is not in POSIX 2008, which the project asks for. */
 #define _DEFAULT_SOURCE
 
-#include "block.h"
+#include "world.h"
 
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
@@ -36,21 +36,16 @@
 
 #define GUARD_SIZE (1u << 16)
 
-/* The allocator's guard region, one value reached through one pointer (st). */
-typedef struct alloc_state {
-    char *guard; /* PROT_NONE: the poison points into its middle */
-} alloc_state;
-
-static alloc_state g_state;
-static alloc_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline alloc_state *st(void) { return &world->alloc; }
 
 /* Whether addr lies in the guard region freed blocks point into (crash.c). */
 bool alloc_is_poison(const void *addr)
 {
-    return st->guard && (const char *)addr >= st->guard && (const char *)addr < st->guard + GUARD_SIZE;
+    return st()->guard && (const char *)addr >= st()->guard && (const char *)addr < st()->guard + GUARD_SIZE;
 }
 
-const void *alloc_poison(void) { return st->guard + GUARD_SIZE / 2; }
+const void *alloc_poison(void) { return st()->guard + GUARD_SIZE / 2; }
 
 void alloc_reset(void)
 {
@@ -60,10 +55,10 @@ void alloc_reset(void)
 
 static void map_guard(void)
 {
-    if (st->guard)
+    if (st()->guard)
         return;
-    st->guard = mmap(NULL, GUARD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (st->guard == MAP_FAILED) {
+    st()->guard = mmap(NULL, GUARD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (st()->guard == MAP_FAILED) {
         perror("explore: mmap");
         exit(2);
     }

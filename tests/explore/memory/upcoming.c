@@ -7,32 +7,18 @@
  * Per thread (explore_self(); EXPLORE_MAIN the main thread), reset before
  * each schedule. alloc.c takes one plan per allocation.
  */
-#include "block.h"
+#include "world.h"
 
 #include "lockstep/alloc.h"
 
 #include <string.h>
 
-#define MAX_UPCOMING_NAMES 4
-typedef struct upcoming {
-    uint64_t countdown; /* 0: no failure planned; else the countdown reaches 0 on the failing call */
-    bool fail_rest;     /* keep failing once it is reached */
-    bool failing;       /* every call fails */
-    const char *names[MAX_UPCOMING_NAMES];
-    bool coro[MAX_UPCOMING_NAMES];
-    int nnames;
-} upcoming;
-/* Every thread's plans, one value reached through one pointer (st). */
-typedef struct upcoming_state {
-    upcoming threads[THREADS];
-} upcoming_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline upcoming_state *st(void) { return &world->upcoming; }
 
-static upcoming_state g_state;
-static upcoming_state *const st = &g_state;
+void upcoming_reset(void) { memset(st()->threads, 0, sizeof st()->threads); }
 
-void upcoming_reset(void) { memset(st->threads, 0, sizeof st->threads); }
-
-static upcoming *mine(void) { return &st->threads[thread_self()]; }
+static upcoming *mine(void) { return &st()->threads[thread_self()]; }
 
 /* As common/src/alloc.c: the countdown reaches zero on the failing call. */
 static bool inject_failure(upcoming *u)
@@ -47,7 +33,7 @@ static bool inject_failure(upcoming *u)
 
 next_alloc upcoming_take(int thread)
 {
-    upcoming *u = &st->threads[thread];
+    upcoming *u = &st()->threads[thread];
     next_alloc next = {.fails = false};
     if (u->nnames > 0) { /* a failed allocation uses its name up too */
         next.name = u->names[0];

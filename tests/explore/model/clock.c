@@ -20,37 +20,25 @@
  * same vclock: a release copies the releaser's clock into it, an acquire
  * joins it into the acquirer's (loom's synchronize.rs).
  */
-#include "model.h"
+#include "world.h"
 
 #include <string.h>
 
-/* The mutexes' clocks: what the last unlock released. */
-typedef struct mutex_clock {
-    const void *m;
-    vclock clock;
-} mutex_clock;
-/* The schedule's clocks, one value reached through one pointer (st). */
-typedef struct clock_state {
-    vclock clock[THREADS];
-    mutex_clock mutexes[16];
-    int nmutexes;
-} clock_state;
-
-static clock_state g_state;
-static clock_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline clock_state *st(void) { return &world->clock; }
 
 void clock_reset(void)
 {
-    memset(st->clock, 0, sizeof st->clock);
+    memset(st()->clock, 0, sizeof st()->clock);
     /* Epochs start at 1, so that 0 can mean "never". */
     for (int u = 0; u < THREADS; ++u)
-        st->clock[u].c[u] = 1;
-    st->nmutexes = 0;
+        st()->clock[u].c[u] = 1;
+    st()->nmutexes = 0;
 }
 
-const vclock *clock_of(int thread) { return &st->clock[thread]; }
-uint32_t clock_now(int thread) { return st->clock[thread].c[thread]; }
-void clock_tick(int thread) { ++st->clock[thread].c[thread]; }
+const vclock *clock_of(int thread) { return &st()->clock[thread]; }
+uint32_t clock_now(int thread) { return st()->clock[thread].c[thread]; }
+void clock_tick(int thread) { ++st()->clock[thread].c[thread]; }
 
 void clock_vjoin(vclock *into, const vclock *from)
 {
@@ -59,36 +47,36 @@ void clock_vjoin(vclock *into, const vclock *from)
             into->c[u] = from->c[u];
 }
 
-void clock_join(int thread, const vclock *from) { clock_vjoin(&st->clock[thread], from); }
+void clock_join(int thread, const vclock *from) { clock_vjoin(&st()->clock[thread], from); }
 
 bool clock_hb(int u, uint32_t e, int thread)
 {
     /* Program order (sequenced-before, 5.1.2.3p3) within one thread. */
-    return u == thread || st->clock[thread].c[u] >= e;
+    return u == thread || st()->clock[thread].c[u] >= e;
 }
 
 static vclock *mutex_clock_of(const void *m)
 {
-    for (int i = 0; i < st->nmutexes; ++i)
-        if (st->mutexes[i].m == m)
-            return &st->mutexes[i].clock;
-    if (st->nmutexes == 16)
+    for (int i = 0; i < st()->nmutexes; ++i)
+        if (st()->mutexes[i].m == m)
+            return &st()->mutexes[i].clock;
+    if (st()->nmutexes == 16)
         explore_fail("explorer", "more than 16 mutexes in one schedule");
-    st->mutexes[st->nmutexes] = (mutex_clock){.m = m};
-    return &st->mutexes[st->nmutexes++].clock;
+    st()->mutexes[st()->nmutexes] = (mutex_clock){.m = m};
+    return &st()->mutexes[st()->nmutexes++].clock;
 }
 
 /* 5.1.2.4p6-7 (C11 mutexes; POSIX says the same of pthread_mutex_t in
  * XBD 4.12): an unlock synchronizes with the next lock of the same mutex. */
 void clock_mutex_unlock(int thread, const void *m)
 {
-    clock_vjoin(mutex_clock_of(m), &st->clock[thread]);
+    clock_vjoin(mutex_clock_of(m), &st()->clock[thread]);
     clock_tick(thread);
 }
 
 void clock_mutex_lock(int thread, const void *m)
 {
-    clock_vjoin(&st->clock[thread], mutex_clock_of(m));
+    clock_vjoin(&st()->clock[thread], mutex_clock_of(m));
     clock_tick(thread);
 }
 
@@ -96,7 +84,7 @@ void clock_mutex_lock(int thread, const void *m)
  * synchronizes with the start of the new thread. */
 void clock_thread_start(int thread)
 {
-    clock_vjoin(&st->clock[thread], &st->clock[EXPLORE_MAIN]);
+    clock_vjoin(&st()->clock[thread], &st()->clock[EXPLORE_MAIN]);
     clock_tick(EXPLORE_MAIN);
 }
 
@@ -104,6 +92,6 @@ void clock_thread_start(int thread)
  * return of the join. */
 void clock_thread_join(int thread)
 {
-    clock_vjoin(&st->clock[EXPLORE_MAIN], &st->clock[thread]);
+    clock_vjoin(&st()->clock[EXPLORE_MAIN], &st()->clock[thread]);
     clock_tick(EXPLORE_MAIN);
 }

@@ -21,50 +21,21 @@
  * as in ThreadSanitizer. Atomic accesses race with plain ones too (p25 asks
  * only that one of the two is not atomic): with a free above all.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdio.h>
 #include <string.h>
 
-typedef struct access {
-    uint32_t epoch; /* 0: none */
-    const void *pc; /* a plain access: the return address into the instrumented code */
-    int event;      /* otherwise: its event (an atomic operation, atomic_init, a free); -1 plain */
-    int after;      /* how many trace lines there were then */
-    bool wrote;     /* an atomic access that stored */
-} access;
-
-typedef struct shadow {
-    uintptr_t addr;
-    uint32_t generation; /* the schedule it belongs to: older entries are empty */
-    int8_t writer;
-    access write;
-    access read[THREADS];
-    access atomic[THREADS];
-} shadow;
-
-#define SHADOW_BITS 16
-#define SHADOW_SIZE (1u << SHADOW_BITS)
-/* The schedule's race shadow, one value reached through one pointer (st). */
-typedef struct datarace_state {
-    shadow shadow[SHADOW_SIZE];
-    uint32_t generation; /* the schedule's: older entries are empty */
-    unsigned used;
-    void (*on_race)(void *ctx, const char *what);
-    void *race_ctx; /* on_race's argument: the scenario's context */
-    bool reported; /* this access has been reported already (on_race: the schedule goes on) */
-} datarace_state;
-
-static datarace_state g_state = {.generation = 1};
-static datarace_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline datarace_state *st(void) { return &world->datarace; }
 static _Thread_local int t_quiet; /* per thread: the scenario observing (explore_unchecked) */
 
 void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx)
 {
-    ++st->generation;
-    st->used = 0;
-    st->on_race = on_race;
-    st->race_ctx = ctx;
+    ++st()->generation;
+    st()->used = 0;
+    st()->on_race = on_race;
+    st()->race_ctx = ctx;
 }
 
 void datarace_quiet(bool on) { t_quiet += on ? 1 : -1; }
@@ -89,12 +60,12 @@ static shadow *shadow_of(uintptr_t addr)
 {
     uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> (64 - SHADOW_BITS));
     for (;; h = (h + 1) & (SHADOW_SIZE - 1)) {
-        shadow *s = &st->shadow[h];
-        if (s->generation != st->generation) {
-            if (++st->used > SHADOW_SIZE / 2)
+        shadow *s = &st()->shadow[h];
+        if (s->generation != st()->generation) {
+            if (++st()->used > SHADOW_SIZE / 2)
                 explore_fail("explorer", "more than %u bytes of plain memory touched in one schedule",
                              SHADOW_SIZE / 2);
-            *s = (shadow){.addr = addr, .generation = st->generation, .writer = -1};
+            *s = (shadow){.addr = addr, .generation = st()->generation, .writer = -1};
             return s;
         }
         if (s->addr == addr)
@@ -118,7 +89,7 @@ bool datarace_settled(int t, const volatile void *p, size_t size)
 /* ---- the report ------------------------------------------------------------------ */
 
 /* "task.c:70 (p->m_holder = result;)", or what the event was. */
-static void where(const access *x, char *buf, size_t size)
+static void where(const shadow_access *x, char *buf, size_t size)
 {
     const event *e = x->event >= 0 ? event_at(x->event) : NULL;
     if (!e)
@@ -133,7 +104,7 @@ static void where(const access *x, char *buf, size_t size)
 
 /* Where in the trace: an atomic operation or a free is a line of its own;
  * a plain access lies between two lines. */
-static void when(const access *x, char *buf, size_t size)
+static void when(const shadow_access *x, char *buf, size_t size)
 {
     if (x->event >= 0 && event_at(x->event)->line)
         snprintf(buf, size, "trace line %d", event_at(x->event)->line);
@@ -144,7 +115,7 @@ static void when(const access *x, char *buf, size_t size)
 }
 
 /* The access as an event the graph can draw: its own, or a new one. */
-static void blame(int thread, bool write, const access *x, const char *site)
+static void blame(int thread, bool write, const shadow_access *x, const char *site)
 {
     if (x->event >= 0) {
         fail_blame(event_at(x->event));
@@ -157,12 +128,12 @@ static void blame(int thread, bool write, const access *x, const char *site)
     fail_blame(e);
 }
 
-static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, int t, bool t_writes,
-                 const access *now, const event *free_event)
+static void race(uintptr_t addr, int u, bool u_writes, const shadow_access *earlier, int t, bool t_writes,
+                 const shadow_access *now, const event *free_event)
 {
-    if (st->reported)
+    if (st()->reported)
         return;
-    st->reported = true;
+    st()->reported = true;
     char what[200], a[48], b[48], why[600], w1[48], w2[48], s1[200], s2[200], msg[1600];
     name_memory(addr, what, sizeof what);
     where(earlier, s1, sizeof s1);
@@ -184,8 +155,8 @@ static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, in
         snprintf(msg, sizeof msg, "on %s: %s %s it at %s (%s), %s %s it at %s (%s), and nothing orders the two. %s",
                  what, a, u_writes ? "wrote" : "read", s1, w1, b, t_writes ? "writes" : "reads", s2, w2, why);
     }
-    if (st->on_race) {
-        st->on_race(st->race_ctx, msg);
+    if (st()->on_race) {
+        st()->on_race(st()->race_ctx, msg);
         return;
     }
     blame(u, u_writes, earlier, s1);
@@ -195,7 +166,7 @@ static void race(uintptr_t addr, int u, bool u_writes, const access *earlier, in
 
 /* ---- the check ------------------------------------------------------------------ */
 
-static void check_byte(uintptr_t addr, int t, bool write, const access *now, const event *free_event)
+static void check_byte(uintptr_t addr, int t, bool write, const shadow_access *now, const event *free_event)
 {
     shadow *s = shadow_of(addr);
     if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
@@ -218,17 +189,17 @@ static void check_byte(uintptr_t addr, int t, bool write, const access *now, con
     }
 }
 
-static void check_range(int t, const volatile void *p, size_t size, bool write, const access *now,
+static void check_range(int t, const volatile void *p, size_t size, bool write, const shadow_access *now,
                         const event *free_event)
 {
-    st->reported = false;
+    st()->reported = false;
     for (size_t i = 0; i < size; ++i)
         check_byte((uintptr_t)p + i, t, write, now, free_event);
 }
 
 void datarace_plain(int t, const volatile void *p, size_t size, bool write, const void *pc)
 {
-    access now = {.epoch = clock_now(t), .pc = pc, .event = -1, .after = event_trace_lines()};
+    shadow_access now = {.epoch = clock_now(t), .pc = pc, .event = -1, .after = event_trace_lines()};
     check_range(t, p, size, write, &now, NULL);
 }
 
@@ -238,13 +209,13 @@ void datarace_plain(int t, const volatile void *p, size_t size, bool write, cons
  * initialized by the queue call that put it there. */
 void datarace_init(int t, const event *e, size_t size)
 {
-    access now = {.epoch = clock_now(t), .event = event_index(e), .after = event_trace_lines()};
+    shadow_access now = {.epoch = clock_now(t), .event = event_index(e), .after = event_trace_lines()};
     check_range(t, e->obj, size, true, &now, NULL);
 }
 
 void datarace_free(int t, const volatile void *p, size_t size, const event *free_event)
 {
-    access now = {.epoch = clock_now(t), .event = event_index(free_event), .after = event_trace_lines()};
+    shadow_access now = {.epoch = clock_now(t), .event = event_index(free_event), .after = event_trace_lines()};
     check_range(t, p, size, true, &now, free_event);
 }
 
@@ -252,8 +223,8 @@ void datarace_free(int t, const volatile void *p, size_t size, const event *free
  * operations never race), and remembered for them. */
 void datarace_atomic(int t, const event *e, size_t size, bool wrote)
 {
-    access now = {.epoch = clock_now(t), .event = event_index(e), .after = e->line - 1, .wrote = wrote};
-    st->reported = false;
+    shadow_access now = {.epoch = clock_now(t), .event = event_index(e), .after = e->line - 1, .wrote = wrote};
+    st()->reported = false;
     for (size_t i = 0; i < size; ++i) {
         uintptr_t addr = (uintptr_t)e->obj + i;
         shadow *s = shadow_of(addr);

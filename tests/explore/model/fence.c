@@ -22,32 +22,26 @@
  * that same thread (p5): the explorer runs no signal handlers, so it is
  * only a compiler barrier, and hook.h makes it one.
  */
-#include "model.h"
+#include "world.h"
 
 #include <string.h>
 
-/* The schedule's fence clocks, one value reached through one pointer (st). */
-typedef struct fence_state {
-    vclock released[THREADS]; /* released[t]: t's clock at its last release fence */
-    vclock pending[THREADS];  /* pending[t]: the release heads t's loads read, for an acquire fence */
-} fence_state;
-
-static fence_state g_state;
-static fence_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline fence_state *st(void) { return &world->fence; }
 
 void fence_reset(void)
 {
-    memset(st->released, 0, sizeof st->released);
-    memset(st->pending, 0, sizeof st->pending);
+    memset(st()->released, 0, sizeof st()->released);
+    memset(st()->pending, 0, sizeof st()->pending);
 }
 
-const vclock *fence_released(int thread) { return &st->released[thread]; }
+const vclock *fence_released(int thread) { return &st()->released[thread]; }
 
 void fence_saw(int thread, const vclock rs[THREADS])
 {
     for (int v = 0; v < THREADS; ++v)
         if (v != thread)
-            clock_vjoin(&st->pending[thread], &rs[v]);
+            clock_vjoin(&st()->pending[thread], &rs[v]);
 }
 
 /* A fence at event E (its thread's turn taken, its order decided: point.c). */
@@ -55,7 +49,7 @@ void fence_do(event *e)
 {
     int self = e->thread;
     if (order_acquires(e->order)) /* p3-p4: what the loads before it read now synchronizes */
-        clock_join(self, &st->pending[self]);
+        clock_join(self, &st()->pending[self]);
     if (order_releases(e->order)) /* p2: the stores after it carry this clock */
-        st->released[self] = *clock_of(self);
+        st()->released[self] = *clock_of(self);
 }

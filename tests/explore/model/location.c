@@ -57,55 +57,26 @@
  * release sequence that it would split (the acquires that already read the
  * later one synchronized).
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HISTORY 8 /* stores kept per location, as loom's MAX_ATOMIC_HISTORY */
-#define MAX_LOCATIONS 64
-
-typedef struct store {
-    uintptr_t value;
-    int thread;                   /* who stored it */
-    bool rmw;                     /* a read-modify-write: it read the store just before it */
-    vclock rs[THREADS];           /* rs[v]: clock of v's release whose sequence holds this store */
-    uint32_t first_seen[THREADS]; /* first_seen[v]: v's epoch when it first read or wrote it; 0 never */
-    int event;                    /* its event (atomic_init's for an initial value); -1: none seen */
-} store;
-
-typedef struct location {
-    const volatile void *addr;
-    size_t size;
-    int n;
-    bool dropped;            /* stores older than stores[0] were dropped */
-    vclock released[THREADS]; /* rc11: released[t], the clock of t's last release store here */
-    store stores[HISTORY];   /* modification order: stores[n - 1] is the newest */
-} location;
-
-/* The schedule's atomic locations, one value reached through one pointer (st). */
-typedef struct location_state {
-    location locs[MAX_LOCATIONS];
-    int nlocs;
-    bool truncated;
-    bool c11; /* --model c11: N1570's contiguous release sequences (the search's options) */
-} location_state;
-
-static location_state g_state;
-static location_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline location_state *st(void) { return &world->location; }
 
 /* --model, from the search's options when it starts (run.c). */
-void location_set_model(bool c11) { st->c11 = c11; }
+void location_set_model(bool c11) { st()->c11 = c11; }
 
 void location_reset(void)
 {
-    st->nlocs = 0;
-    st->truncated = false;
+    st()->nlocs = 0;
+    st()->truncated = false;
 }
 
-bool location_truncated(void) { return st->truncated; }
+bool location_truncated(void) { return st()->truncated; }
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -140,9 +111,9 @@ static uintptr_t truncate_to(uintptr_t v, size_t size)
 
 static location *find(const volatile void *addr)
 {
-    for (int i = 0; i < st->nlocs; ++i)
-        if (st->locs[i].addr == addr)
-            return &st->locs[i];
+    for (int i = 0; i < st()->nlocs; ++i)
+        if (st()->locs[i].addr == addr)
+            return &st()->locs[i];
     return NULL;
 }
 
@@ -150,9 +121,9 @@ static location *fresh(const volatile void *addr, size_t size)
 {
     location *l = find(addr);
     if (!l) {
-        if (st->nlocs == MAX_LOCATIONS)
+        if (st()->nlocs == MAX_LOCATIONS)
             explore_fail("explorer", "more than %d atomic objects in one schedule", MAX_LOCATIONS);
-        l = &st->locs[st->nlocs++];
+        l = &st()->locs[st()->nlocs++];
     }
     *l = (location){.addr = addr, .size = size};
     return l;
@@ -189,10 +160,10 @@ void location_init(event *e, size_t size)
 void location_forget(const volatile void *addr, size_t size)
 {
     const char *lo = (const char *)addr, *hi = lo + size;
-    for (int i = 0; i < st->nlocs; ++i) {
-        const char *a = (const char *)st->locs[i].addr;
+    for (int i = 0; i < st()->nlocs; ++i) {
+        const char *a = (const char *)st()->locs[i].addr;
         if (a >= lo && a < hi)
-            st->locs[i--] = st->locs[--st->nlocs];
+            st()->locs[i--] = st()->locs[--st()->nlocs];
     }
 }
 
@@ -227,7 +198,7 @@ static int oldest_seen(location *l, int thread)
     while (oldest > 0 && !seen_by(&l->stores[oldest], thread))
         --oldest;
     if (oldest == 0 && !seen_by(&l->stores[0], thread) && l->dropped)
-        st->truncated = true; /* an even older one may have been allowed */
+        st()->truncated = true; /* an even older one may have been allowed */
     return oldest;
 }
 
@@ -235,7 +206,7 @@ static int oldest_seen(location *l, int thread)
  * thread's contiguous release sequence that stores[pos] continues. */
 static bool splits_sequence(const location *l, int pos, int thread)
 {
-    if (!st->c11 || pos >= l->n || pos == 0)
+    if (!st()->c11 || pos >= l->n || pos == 0)
         return false;
     for (int v = 0; v < THREADS; ++v) {
         uint32_t head = l->stores[pos].rs[v].c[v];
@@ -364,9 +335,9 @@ static void write_store(location *l, event *e, uintptr_t value, int pos, const s
     if (!e->plain) {
         if (read) /* a read-modify-write continues every sequence the store it read is in */
             memcpy(s->rs, read->rs, sizeof s->rs);
-        else if (st->c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
+        else if (st()->c11 && prev) /* N1570 p10: a plain store continues only its own thread's, if contiguous */
             s->rs[t] = prev->rs[t];
-        if (!st->c11) /* RC11: the thread's later stores stay in its release's sequence */
+        if (!st()->c11) /* RC11: the thread's later stores stay in its release's sequence */
             clock_vjoin(&s->rs[t], &l->released[t]);
         clock_vjoin(&s->rs[t], fence_released(t)); /* 7.17.4p2: after a release fence */
     }

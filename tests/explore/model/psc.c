@@ -30,47 +30,22 @@
  * 64): the scenarios of the steps use no seq_cst, so they never get here
  * (psc_matters), and a litmus test has a few dozen events.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
-#define MAX_NODES 64
-typedef uint64_t set; /* a set of nodes; a relation is set[MAX_NODES], row a: the nodes a relates to */
-
 static bool is_sc(const event *e) { return e->order == memory_order_seq_cst; }
 
-/* One atomic event as the check sees it. */
-typedef struct node {
-    const event *e;
-    bool read, write, fence, sc;
-    int reads_from; /* node index; -1: a store that is no node (an initial value) */
-    int rf_event;   /* the event it read, -1 the initial value */
-    uint32_t epoch;
-    vclock clock;
-} node;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline psc_state *st(void) { return &world->psc; }
 
-typedef struct graph {
-    node n[MAX_NODES];
-    int count;
-    set sb[MAX_NODES], hb[MAX_NODES], mo[MAX_NODES], rf[MAX_NODES], fr[MAX_NODES], loc[MAX_NODES];
-} graph;
+void psc_reset(void) { st()->seen_sc = false; }
 
-/* The check's state, one value reached through one pointer (st). */
-typedef struct psc_state {
-    bool seen_sc; /* a seq_cst access or fence has run in this schedule */
-    graph g;      /* psc_allows' graph, rebuilt at each call */
-} psc_state;
+void psc_note(const event *e) { st()->seen_sc |= is_sc(e); }
 
-static psc_state g_state;
-static psc_state *const st = &g_state;
-
-void psc_reset(void) { st->seen_sc = false; }
-
-void psc_note(const event *e) { st->seen_sc |= is_sc(e); }
-
-bool psc_matters(const event *e) { return st->seen_sc || is_sc(e); }
+bool psc_matters(const event *e) { return st()->seen_sc || is_sc(e); }
 
 static void compose(const set *a, const set *b, set *out, int n) /* out = a; b */
 {
@@ -83,7 +58,7 @@ static void compose(const set *a, const set *b, set *out, int n) /* out = a; b *
     }
 }
 
-static int node_of(const graph *g, int event)
+static int node_of(const psc_graph *g, int event)
 {
     for (int i = 0; i < g->count; ++i)
         if (event_index(g->n[i].e) == event)
@@ -91,17 +66,17 @@ static int node_of(const graph *g, int event)
     return -1;
 }
 
-static void add_node(graph *g, const event *e, int rf_event, const vclock *clock)
+static void add_node(psc_graph *g, const event *e, int rf_event, const vclock *clock)
 {
-    node *x = &g->n[g->count++];
-    *x = (node){.e = e, .fence = e->kind == EV_FENCE, .sc = is_sc(e), .rf_event = rf_event, .epoch = e->epoch,
-                .clock = *clock};
+    psc_node *x = &g->n[g->count++];
+    *x = (psc_node){.e = e, .fence = e->kind == EV_FENCE, .sc = is_sc(e), .rf_event = rf_event, .epoch = e->epoch,
+                    .clock = *clock};
     x->read = !x->fence && e->op != OP_STORE;
     x->write = !x->fence && (e->op == OP_STORE || e->op == OP_RMW || (e->op == OP_CAS && e->ok));
 }
 
 /* The modification order of e's location with e put where c puts it. */
-static void mo_of(graph *g, const node *x, const location_choice *c, const event *e)
+static void mo_of(psc_graph *g, const psc_node *x, const location_choice *c, const event *e)
 {
     int mo[16 + 1];
     int n = location_mo(x->e->obj, mo, 16), m = 0, order[17];
@@ -128,7 +103,7 @@ static void mo_of(graph *g, const node *x, const location_choice *c, const event
 
 static bool acyclic(const set *rel, int n)
 {
-    set t[MAX_NODES];
+    set t[PSC_NODES];
     memcpy(t, rel, (size_t)n * sizeof t[0]);
     for (int k = 0; k < n; ++k) /* Warshall */
         for (int i = 0; i < n; ++i)
@@ -142,17 +117,17 @@ static bool acyclic(const set *rel, int n)
 
 bool psc_allows(const event *e, const location_choice *c)
 {
-    graph *g = &st->g;
+    psc_graph *g = &st()->g;
     g->count = 0;
     int last = event_index(e);
-    for (int i = 0; i < last && g->count < MAX_NODES - 1; ++i) {
+    for (int i = 0; i < last && g->count < PSC_NODES - 1; ++i) {
         const event *x = event_at(i);
         if (x->kind == EV_ATOMIC || x->kind == EV_FENCE)
             add_node(g, x, x->reads_from, &x->clock);
     }
-    if (g->count == MAX_NODES - 1)
+    if (g->count == PSC_NODES - 1)
         explore_fail("explorer", "more than %d atomic operations with seq_cst among them: too many for psc.c",
-                     MAX_NODES);
+                     PSC_NODES);
     add_node(g, e, c->reads_from, &c->clock);
     g->n[g->count - 1].write = e->op == OP_STORE || e->op == OP_RMW || (e->op == OP_CAS && c->ok);
     g->n[g->count - 1].epoch = clock_now(e->thread);
@@ -162,7 +137,7 @@ bool psc_allows(const event *e, const location_choice *c)
     }
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b) {
-            const node *x = &g->n[a], *y = &g->n[b];
+            const psc_node *x = &g->n[a], *y = &g->n[b];
             if (a == b)
                 continue;
             bool same_thread = x->e->thread == y->e->thread;
@@ -175,7 +150,7 @@ bool psc_allows(const event *e, const location_choice *c)
             if (x->write && y->read && y->rf_event == event_index(x->e))
                 g->rf[a] |= (set)1 << b;
         }
-    bool seen[MAX_NODES] = {false};
+    bool seen[PSC_NODES] = {false};
     for (int a = 0; a < n; ++a)
         if (!g->n[a].fence && !seen[a]) {
             for (int b = a; b < n; ++b)
@@ -185,7 +160,7 @@ bool psc_allows(const event *e, const location_choice *c)
         }
 
     /* scb = sb ∪ sb|≠loc; hb; sb|≠loc ∪ hb|loc ∪ mo ∪ fr */
-    set sbnl[MAX_NODES] = {0}, t1[MAX_NODES] = {0}, t2[MAX_NODES] = {0}, scb[MAX_NODES] = {0};
+    set sbnl[PSC_NODES] = {0}, t1[PSC_NODES] = {0}, t2[PSC_NODES] = {0}, scb[PSC_NODES] = {0};
     for (int a = 0; a < n; ++a)
         sbnl[a] = g->sb[a] & ~g->loc[a];
     compose(sbnl, g->hb, t1, n);
@@ -198,7 +173,7 @@ bool psc_allows(const event *e, const location_choice *c)
         sc |= (set)g->n[a].sc << a;
         fsc |= (set)(g->n[a].sc && g->n[a].fence) << a;
     }
-    set left[MAX_NODES] = {0}, right[MAX_NODES] = {0}, psc[MAX_NODES] = {0};
+    set left[PSC_NODES] = {0}, right[PSC_NODES] = {0}, psc[PSC_NODES] = {0};
     for (int a = 0; a < n; ++a) {
         left[a] = (sc >> a & 1) ? (set)1 << a : 0;
         if (fsc >> a & 1)
@@ -208,7 +183,7 @@ bool psc_allows(const event *e, const location_choice *c)
     compose(left, scb, t1, n);
     compose(t1, right, psc, n);
     /* psc_F = [F_sc]; (hb ∪ hb; eco; hb); [F_sc], eco = rf ∪ (mo ∪ fr); rf? on one location */
-    set eco[MAX_NODES] = {0}, mofr[MAX_NODES] = {0};
+    set eco[PSC_NODES] = {0}, mofr[PSC_NODES] = {0};
     for (int a = 0; a < n; ++a)
         mofr[a] = g->mo[a] | g->fr[a];
     compose(mofr, g->rf, t1, n);

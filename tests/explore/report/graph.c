@@ -34,13 +34,12 @@
  * other edges): the legend under the graph says what each kind is, and
  * lists only the kinds this graph has.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_NODES 512
 #define FONT 12.0        /* points: the node text (16 px, body text size, unscaled) */
 #define CHAR_W 7.2       /* points: a monospace character at FONT */
 #define LINE_H 15.0      /* points: a line of text at FONT */
@@ -191,34 +190,8 @@ static void put_html(FILE *f, const char *s)
     }
 }
 
-typedef struct box {
-    int event;
-    int col;           /* -1: the initial values' row */
-    int over;          /* an initial value: the column it sits over */
-    int row;
-    char text[480];    /* wrapped, '\n' between lines */
-    char where[64];
-    int chars, lines;  /* its size, in characters and lines */
-    double x, y;       /* its centre, in points, y down */
-} box;
-
-/* The graph being laid out, one value reached through one pointer (st):
- * its boxes, then (the layout, below) its columns and rows. */
-typedef struct graph_state {
-    box box[MAX_NODES];
-    int boxes;
-    int cols, col_thread[THREADS];
-    double col_w[THREADS], col_x[THREADS], row_y[MAX_NODES + 2], width, bottom;
-    /* Per event: whether its box is drawn (collect), and, for
-     * modification_order, whether its location's stores are drawn yet. */
-    bool shown[MAX_EVENTS];
-    bool done[MAX_EVENTS];
-    int ids[MAX_EVENTS]; /* collect's events, in trace order */
-    int mo[MAX_NODES];   /* one location's stores, in modification order */
-} graph_state;
-
-static graph_state g_state;
-static graph_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline graph_state *st(void) { return &world->graph; }
 
 /* What the box of event i says: "store x <- 1 [release]", without the
  * trace's notes on what the edges show. */
@@ -249,8 +222,8 @@ static void box_text(int i, char *text, size_t size, char *where, size_t wsize)
 
 static int col_of_thread(int t)
 {
-    for (int c = 0; c < st->cols; ++c)
-        if (st->col_thread[c] == t)
+    for (int c = 0; c < st()->cols; ++c)
+        if (st()->col_thread[c] == t)
             return c;
     return -1;
 }
@@ -260,13 +233,13 @@ static double position(const event *e) { return e->line ? e->line : e->after + 0
 
 static void collect(const char *kind, bool *shown)
 {
-    int *ids = st->ids;
+    int *ids = st()->ids;
     int n = 0;
     for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i)
-        if ((shown[i] = drawn(i, kind)) && n < MAX_NODES)
+        if ((shown[i] = drawn(i, kind)) && n < GRAPH_NODES)
             ids[n++] = i;
     for (int i = n ? ids[n - 1] + 1 : 0; i < event_count() && i < MAX_EVENTS; ++i)
-        shown[i] = false; /* past MAX_NODES: not drawn */
+        shown[i] = false; /* past GRAPH_NODES: not drawn */
     /* In trace order: silent events sit between the lines around them. */
     for (int a = 1; a < n; ++a)
         for (int b = a; b > 0 && position(event_at(ids[b - 1])) > position(event_at(ids[b])); --b) {
@@ -275,20 +248,20 @@ static void collect(const char *kind, bool *shown)
             ids[b - 1] = t;
         }
     bool used[THREADS] = {false};
-    st->boxes = n;
+    st()->boxes = n;
     for (int k = 0; k < n; ++k) {
         const event *e = event_at(ids[k]);
-        st->box[k] = (box){.event = ids[k]};
+        st()->box[k] = (box){.event = ids[k]};
         if (!(e->kind == EV_INIT && e->thread == EXPLORE_MAIN))
             used[e->thread] = true;
     }
-    st->cols = 0;
+    st()->cols = 0;
     for (int t = 0; t < THREADS; ++t)
         if (used[t])
-            st->col_thread[st->cols++] = t;
+            st()->col_thread[st()->cols++] = t;
     for (int k = 0; k < n; ++k) {
-        const event *e = event_at(st->box[k].event);
-        st->box[k].col = e->kind == EV_INIT && e->thread == EXPLORE_MAIN ? -1 : col_of_thread(e->thread);
+        const event *e = event_at(st()->box[k].event);
+        st()->box[k].col = e->kind == EV_INIT && e->thread == EXPLORE_MAIN ? -1 : col_of_thread(e->thread);
     }
 }
 
@@ -297,18 +270,18 @@ static void collect(const char *kind, bool *shown)
 static void place_inits(void)
 {
     bool taken[THREADS] = {false};
-    for (int k = 0; k < st->boxes; ++k) {
-        box *b = &st->box[k];
+    for (int k = 0; k < st()->boxes; ++k) {
+        box *b = &st()->box[k];
         if (b->col >= 0)
             continue;
         int want = 0;
-        for (int j = 0; j < st->boxes; ++j)
-            if (st->box[j].col >= 0 && event_at(st->box[j].event)->reads_from == b->event) {
-                want = st->box[j].col;
+        for (int j = 0; j < st()->boxes; ++j)
+            if (st()->box[j].col >= 0 && event_at(st()->box[j].event)->reads_from == b->event) {
+                want = st()->box[j].col;
                 break;
             }
-        for (int n = 0; n < st->cols && taken[want]; ++n)
-            want = (want + 1) % st->cols;
+        for (int n = 0; n < st()->cols && taken[want]; ++n)
+            want = (want + 1) % st()->cols;
         taken[want] = true;
         b->over = want;
     }
@@ -316,15 +289,15 @@ static void place_inits(void)
 
 static void layout(void)
 {
-    int cols = st->cols ? st->cols : 1;
+    int cols = st()->cols ? st()->cols : 1;
     int width = (int)((PAGE_W - (cols - 1) * COL_GAP) / cols - PAD_W) / CHAR_W;
     if (width < 16)
         width = 16;
     if (width > 34)
         width = 34;
     int inits = 0;
-    for (int k = 0; k < st->boxes; ++k) {
-        box *b = &st->box[k];
+    for (int k = 0; k < st()->boxes; ++k) {
+        box *b = &st()->box[k];
         char text[480];
         box_text(b->event, text, sizeof text, b->where, sizeof b->where);
         b->chars = wrap(text, width, b->text, sizeof b->text);
@@ -343,8 +316,8 @@ static void layout(void)
     int last_row[THREADS], row = 0, rows = 0;
     for (int c = 0; c < THREADS; ++c)
         last_row[c] = -1;
-    for (int k = 0; k < st->boxes; ++k) {
-        box *b = &st->box[k];
+    for (int k = 0; k < st()->boxes; ++k) {
+        box *b = &st()->box[k];
         if (b->col < 0) {
             b->row = -1;
             continue;
@@ -358,49 +331,49 @@ static void layout(void)
     }
     place_inits();
     /* Columns as wide as their widest box, the initial value over it included. */
-    for (int c = 0; c < st->cols; ++c)
-        st->col_w[c] = 10 * CHAR_W;
-    for (int k = 0; k < st->boxes; ++k) {
-        box *b = &st->box[k];
+    for (int c = 0; c < st()->cols; ++c)
+        st()->col_w[c] = 10 * CHAR_W;
+    for (int k = 0; k < st()->boxes; ++k) {
+        box *b = &st()->box[k];
         double w = b->chars * CHAR_W + PAD_W;
         int c = b->col >= 0 ? b->col : b->over;
-        if (st->cols && w > st->col_w[c])
-            st->col_w[c] = w;
+        if (st()->cols && w > st()->col_w[c])
+            st()->col_w[c] = w;
     }
-    st->width = 0;
-    for (int c = 0; c < st->cols; ++c) {
-        st->col_x[c] = st->width + st->col_w[c] / 2;
-        st->width += st->col_w[c] + (c + 1 < st->cols ? COL_GAP : 0);
+    st()->width = 0;
+    for (int c = 0; c < st()->cols; ++c) {
+        st()->col_x[c] = st()->width + st()->col_w[c] / 2;
+        st()->width += st()->col_w[c] + (c + 1 < st()->cols ? COL_GAP : 0);
     }
     /* Heights: the initial values, the headers, then each row as tall as its tallest box. */
     double y = 0;
     if (inits) {
         int tallest = 1;
-        for (int k = 0; k < st->boxes; ++k)
-            if (st->box[k].col < 0 && st->box[k].lines > tallest)
-                tallest = st->box[k].lines;
-        st->row_y[0] = y + (tallest * LINE_H + PAD_H) / 2;
+        for (int k = 0; k < st()->boxes; ++k)
+            if (st()->box[k].col < 0 && st()->box[k].lines > tallest)
+                tallest = st()->box[k].lines;
+        st()->row_y[0] = y + (tallest * LINE_H + PAD_H) / 2;
         y += tallest * LINE_H + PAD_H + ROW_GAP;
     }
-    st->row_y[1] = y + LINE_H / 2; /* the headers */
+    st()->row_y[1] = y + LINE_H / 2; /* the headers */
     y += LINE_H + ROW_GAP / 2;
     for (int r = 0; r < rows; ++r) {
         int tallest = 1;
-        for (int k = 0; k < st->boxes; ++k)
-            if (st->box[k].row == r && st->box[k].lines > tallest)
-                tallest = st->box[k].lines;
-        st->row_y[r + 2] = y + (tallest * LINE_H + PAD_H) / 2;
+        for (int k = 0; k < st()->boxes; ++k)
+            if (st()->box[k].row == r && st()->box[k].lines > tallest)
+                tallest = st()->box[k].lines;
+        st()->row_y[r + 2] = y + (tallest * LINE_H + PAD_H) / 2;
         y += tallest * LINE_H + PAD_H + ROW_GAP;
     }
-    st->bottom = y; /* where the notes under the graph start */
-    for (int k = 0; k < st->boxes; ++k) {
-        box *b = &st->box[k];
+    st()->bottom = y; /* where the notes under the graph start */
+    for (int k = 0; k < st()->boxes; ++k) {
+        box *b = &st()->box[k];
         if (b->col >= 0) {
-            b->x = st->col_x[b->col];
-            b->y = st->row_y[b->row + 2];
+            b->x = st()->col_x[b->col];
+            b->y = st()->row_y[b->row + 2];
         } else {
-            b->x = st->cols ? st->col_x[b->over] : 0;
-            b->y = st->row_y[0];
+            b->x = st()->cols ? st()->col_x[b->over] : 0;
+            b->y = st()->row_y[0];
         }
     }
 }
@@ -419,7 +392,7 @@ static void node(FILE *f, const box *b)
     fprintf(f, "  e%d [", b->event);
     pin(f, b->x, b->y);
     /* a column's boxes as wide as each other, as herd7 draws them */
-    double w = b->col >= 0 ? st->col_w[b->col] : b->chars * CHAR_W + PAD_W;
+    double w = b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W;
     fprintf(f, ", width=%.3f, height=%.3f, color=%s, fontcolor=%s, style=\"%s\"%s, label=<", w / 72.0,
             (b->lines * LINE_H + PAD_H) / 72.0, color, color, style, hot ? ", penwidth=2" : "");
     put_html(f, b->text);
@@ -435,15 +408,15 @@ static void node(FILE *f, const box *b)
 static void headers(FILE *f, bool inits)
 {
     char name[64];
-    for (int c = 0; c < st->cols; ++c) {
-        int t = st->col_thread[c];
+    for (int c = 0; c < st()->cols; ++c) {
+        int t = st()->col_thread[c];
         fprintf(f, "  h%d [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, ", t, FONT + 1);
-        pin(f, st->col_x[c], st->row_y[1]);
+        pin(f, st()->col_x[c], st()->row_y[1]);
         fprintf(f, ", label=\"%s\"];\n", t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name));
     }
     if (inits)
         fprintf(f, "  initially [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, label=\"initially\", "
-                   "pos=\"%.3f,%.3f!\"];\n", FONT, -0.45, -st->row_y[0] / 72.0);
+                   "pos=\"%.3f,%.3f!\"];\n", FONT, -0.45, -st()->row_y[0] / 72.0);
 }
 
 enum { K_PO = 1, K_RF = 2, K_STALE = 4, K_SW = 8, K_LOCK = 16, K_MO = 32, K_FAIL = 64, K_WEAK = 128, K_FENCE = 256,
@@ -454,8 +427,8 @@ static int program_order(FILE *f)
     int prev[THREADS], kinds = 0;
     for (int c = 0; c < THREADS; ++c)
         prev[c] = -1;
-    for (int k = 0; k < st->boxes; ++k) {
-        const box *b = &st->box[k];
+    for (int k = 0; k < st()->boxes; ++k) {
+        const box *b = &st()->box[k];
         if (b->col < 0)
             continue;
         if (prev[b->col] >= 0) {
@@ -551,16 +524,16 @@ static int lock_order(FILE *f, const bool *shown)
  * first and not drawn. */
 static int modification_order(FILE *f, const bool *shown)
 {
-    int *mo = st->mo;
-    bool *done = st->done;
+    int *mo = st()->mo;
+    bool *done = st()->done;
     int kinds = 0;
-    memset(st->done, 0, sizeof st->done);
+    memset(st()->done, 0, sizeof st()->done);
     for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i) {
         const event *first = event_at(i);
         if (done[i] || first->kind != EV_ATOMIC || !first->stores)
             continue;
         int n = 0;
-        for (int k = i; k < event_count() && k < MAX_EVENTS && n < MAX_NODES; ++k) {
+        for (int k = i; k < event_count() && k < MAX_EVENTS && n < GRAPH_NODES; ++k) {
             const event *e = event_at(k);
             if (e->kind == EV_INIT && e->obj == first->obj && k > i)
                 break; /* the location starts again */
@@ -602,13 +575,13 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
     }
     if (strcmp(kind, "lost wake-up") == 0 && ev->culprit) {
         int last = -1;
-        for (int k = 0; k < st->boxes; ++k)
-            if (about_culprit(event_at(st->box[k].event)))
+        for (int k = 0; k < st()->boxes; ++k)
+            if (about_culprit(event_at(st()->box[k].event)))
                 last = k;
         const char *name = explore_name_of(ev->culprit);
         char text[160];
         int chars = snprintf(text, sizeof text, "the resume of %s", name ? name : "it");
-        double x = last >= 0 ? st->box[last].x : st->col_x[0];
+        double x = last >= 0 ? st()->box[last].x : st()->col_x[0];
         fprintf(f, "  never [style=dashed, color=orangered, fontcolor=orangered, width=%.3f, height=%.3f, ",
                 (chars * CHAR_W + PAD_W) / 72.0, (2 * LINE_H + PAD_H) / 72.0);
         pin(f, x, *bottom + (2 * LINE_H + PAD_H) / 2);
@@ -617,7 +590,7 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
         fprintf(f, "<BR/>that never came>];\n");
         *bottom += 2 * LINE_H + PAD_H + ROW_GAP;
         if (last >= 0)
-            fprintf(f, "  e%d -> never [color=orangered, style=dashed, penwidth=2];\n", st->box[last].event);
+            fprintf(f, "  e%d -> never [color=orangered, style=dashed, penwidth=2];\n", st()->box[last].event);
         kinds |= K_FAIL;
     }
     return kinds;
@@ -627,7 +600,7 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
 static void note_under(FILE *f, const char *name, const char *text, const char *color, double *bottom)
 {
     char wrapped[1600];
-    int width = (int)((st->width > 40 * CHAR_W ? st->width : 40 * CHAR_W) - PAD_W) / CHAR_W;
+    int width = (int)((st()->width > 40 * CHAR_W ? st()->width : 40 * CHAR_W) - PAD_W) / CHAR_W;
     int chars = wrap(text, width, wrapped, sizeof wrapped);
     int lines = 1;
     for (const char *p = wrapped; *p; ++p)
@@ -693,19 +666,19 @@ void graph_write(const char *path, const char *kind, const char *message)
         printf("explore: cannot write %s\n", path);
         return;
     }
-    bool *shown = st->shown;
+    bool *shown = st()->shown;
     collect(kind, shown);
     layout();
     bool inits = false;
-    for (int k = 0; k < st->boxes; ++k)
-        inits |= st->box[k].col < 0;
+    for (int k = 0; k < st()->boxes; ++k)
+        inits |= st()->box[k].col < 0;
     fprintf(f, "digraph execution {\n  layout=neato; splines=true; overlap=true; outputorder=edgesfirst;\n"
                "  node [shape=box, fontname=\"monospace\", fontsize=%.0f, fixedsize=true, margin=\"0.1,0.05\"];\n"
                "  edge [arrowsize=0.7];\n", FONT);
     headers(f, inits);
-    for (int k = 0; k < st->boxes; ++k)
-        node(f, &st->box[k]);
-    double bottom = st->bottom;
+    for (int k = 0; k < st()->boxes; ++k)
+        node(f, &st()->box[k]);
+    double bottom = st()->bottom;
     int kinds = program_order(f);
     kinds |= reads_from(f, shown);
     kinds |= fence_sync(f, shown);

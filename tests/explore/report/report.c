@@ -7,20 +7,15 @@
  * with --graph the execution graph (graph.c). run.c prints it once the
  * failure has unwound to it (fail.c); then the process ends, status 1.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
-/* The report's settings, one value reached through one pointer (st). */
-typedef struct report_state {
-    const char *graph_path; /* --graph FILE, or NULL */
-} report_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline report_state *st(void) { return &world->report; }
 
-static report_state g_state;
-static report_state *const st = &g_state;
-
-void explore_set_graph_path(const char *path) { st->graph_path = path; }
+void explore_set_graph_path(const char *path) { st()->graph_path = path; }
 
 static void footer(const explore_scenario *s, const char *program, long schedules)
 {
@@ -45,9 +40,9 @@ _Noreturn void report_failure(const explore_scenario *s, const char *program, lo
     trace_print();
     printf("\nexplore: FAILED (%s): %s\n", fail_kind(), fail_message());
     footer(s, program, schedules);
-    if (st->graph_path) {
-        graph_write(st->graph_path, fail_kind(), fail_message());
-        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", st->graph_path);
+    if (st()->graph_path) {
+        graph_write(st()->graph_path, fail_kind(), fail_message());
+        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", st()->graph_path);
     }
     fflush(stdout);
     _exit(1);

@@ -14,23 +14,14 @@
  * unless $COLUMNS asks (the docs build parses the columns:
  * cmake/teach_pages.cmake).
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define LINE 320
-
-/* What the trace keeps, one value reached through one pointer (st): each
- * event's formatted line (4096 x 320 bytes: too big for the stack). */
-typedef struct trace_state {
-    char lines[MAX_EVENTS][LINE];
-    int width; /* the columns' width, the options' (trace_set_width); 0: no limit */
-} trace_state;
-
-static trace_state g_state;
-static trace_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline trace_state *st(void) { return &world->trace; }
 
 /* " (stale: reads line 3's store, not line 7's)", " (syncs with line 5)", or "". */
 static void what_it_saw(const event *e, char *buf, size_t size)
@@ -142,9 +133,9 @@ void trace_format(const event *e, char *buf, size_t size)
 
 /* ---- the columns ----------------------------------------------------------- */
 
-void trace_set_width(int width) { st->width = width; }
+void trace_set_width(int width) { st()->width = width; }
 
-static int terminal_width(void) { return st->width ? st->width : EXPLORE_NO_WIDTH; }
+static int terminal_width(void) { return st()->width ? st()->width : EXPLORE_NO_WIDTH; }
 
 /* The next piece of text that fits width: up to a break before " (" or
  * "  [" if there is one in its second half, else before a space, else
@@ -179,7 +170,7 @@ static int rows(const char *text, int width)
 
 /* The rows a trace takes with these column widths (the last column
  * takes what is left of the terminal). */
-static int cost(const char (*lines)[LINE], int n, int nthreads, const int *width)
+static int cost(const char (*lines)[TRACE_LINE], int n, int nthreads, const int *width)
 {
     int total = 0;
     for (int i = 0; i < n; ++i) {
@@ -199,7 +190,7 @@ static int cost(const char (*lines)[LINE], int n, int nthreads, const int *width
 /* The columns' widths: the split of the terminal that takes the fewest
  * rows (every column but the last as wide as its longest line, if they
  * fit). At most 4 threads, so trying the splits is cheap. */
-static void widths(const char (*lines)[LINE], int n, int nthreads, int *width)
+static void widths(const char (*lines)[TRACE_LINE], int n, int nthreads, int *width)
 {
     int room = terminal_width() - 6 - 3 * (nthreads - 1), natural[EXPLORE_MAX_THREADS] = {0}, sum = 0;
     for (int t = 0; t < nthreads; ++t)
@@ -285,12 +276,12 @@ static void print_line(int number, int thread, const char *text, const int *widt
 void trace_print(void)
 {
     int n = event_count(), nthreads = thread_count();
-    char (*lines)[LINE] = st->lines;
+    char (*lines)[TRACE_LINE] = st()->lines;
     for (int i = 0; i < n; ++i)
         if (event_at(i)->line)
-            trace_format(event_at(i), lines[i], LINE);
+            trace_format(event_at(i), lines[i], TRACE_LINE);
     int width[EXPLORE_MAX_THREADS];
-    widths((const char(*)[LINE])lines, n, nthreads, width);
+    widths((const char(*)[TRACE_LINE])lines, n, nthreads, width);
     printf("%4s  ", "");
     for (int t = 0; t < nthreads; ++t) {
         char head[64];

@@ -25,7 +25,7 @@
  * An execution the reduced search never met is printed with the schedule
  * that makes it, to replay.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,24 +35,14 @@
 #define SHORT_ROUNDS 2
 #define NO_BOUND (1 << 20) /* more than any schedule can cost */
 
-/* The search's run, one value reached through one pointer (st). */
-typedef struct run_state {
-    long schedules;      /* run so far, over every round: the failure report says how many */
-    bool truncated;      /* some load could have read a store older than the history kept */
-    const char *program; /* the options' argv[0], for the replay command */
-    long missed;         /* executions of the unreduced round the reduced one did not meet */
-    bool comparing;      /* this round is explore_compare_search's */
-    void *context;       /* the scenario's, for its callbacks (explore_run's ctx) */
-} run_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline run_state *st(void) { return &world->run; }
 
-static run_state g_state;
-static run_state *const st = &g_state;
-
-long run_schedules(void) { return st->schedules; }
+long run_schedules(void) { return st()->schedules; }
 long explore_executions(void) { return execution_count(); }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
-bool explore_exhaustive(void) { return !path_pruned() && !st->truncated; }
+bool explore_exhaustive(void) { return !path_pruned() && !st()->truncated; }
 void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
 
@@ -60,12 +50,12 @@ void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
  * the first few are printed with the schedule that makes it. */
 static void missed(const explore_scenario *s)
 {
-    if (st->missed++ >= 5)
+    if (st()->missed++ >= 5)
         return;
     char id[2048];
     path_id(id, sizeof id);
     printf("explore: an execution the reduced search did not meet: schedule %s (%s %s --replay %s)\n", id,
-           st->program ? st->program : "explore", s->name, id);
+           st()->program ? st()->program : "explore", s->name, id);
 }
 
 /* One schedule. A failure unwinds to here (fail.c), on the main thread,
@@ -75,9 +65,12 @@ static void run_once(const explore_scenario *s)
 {
     jmp_buf unwind;
     if (setjmp(unwind))
-        report_failure(s, st->program, st->schedules);
+        report_failure(s, st()->program, st()->schedules);
     fail_catch(&unwind);
-    ++st->schedules;
+    ++st()->schedules;
+    /* The world's per-schedule parts (world.h), all reset here, in an
+     * order that must stay. The path and the set of executions are the
+     * round's (round_of), the options the search's (explore_run): kept. */
     alloc_reset();
     events_reset();
     names_reset();
@@ -87,18 +80,18 @@ static void run_once(const explore_scenario *s)
     fence_reset();
     psc_reset();
     location_reset();
-    datarace_reset(s->on_race, st->context);
+    datarace_reset(s->on_race, st()->context);
     path_begin_schedule();
     execution_begin_schedule();
-    thread_setup(s, st->context);
-    s->setup(st->context);
+    thread_setup(s, st()->context);
+    s->setup(st()->context);
     point_reset(); /* the setup's own resumes do not count */
     thread_run_all();
-    s->check(st->context);
-    if (explore_execution_is_new() && st->comparing && !execution_in_reference()) /* counted, if not already */
+    s->check(st()->context);
+    if (explore_execution_is_new() && st()->comparing && !execution_in_reference()) /* counted, if not already */
         missed(s);
     alloc_check_leaks();
-    st->truncated |= location_truncated();
+    st()->truncated |= location_truncated();
     thread_end_schedule();
     fail_catch(NULL);
 }
@@ -107,9 +100,9 @@ static long round_of(const explore_scenario *s, int bound, enum search_kind kind
 {
     path_begin_round(bound, kind, free_mo);
     execution_reset();
-    st->truncated = false;
+    st()->truncated = false;
     if (s->begin)
-        s->begin(st->context);
+        s->begin(st()->context);
     long schedules = 0;
     do {
         run_once(s);
@@ -124,16 +117,17 @@ static void summarize(const explore_scenario *s)
 {
     jmp_buf unwind;
     if (setjmp(unwind))
-        report_failure(s, st->program, st->schedules);
+        report_failure(s, st()->program, st()->schedules);
     fail_catch(&unwind);
-    s->summary(st->context);
+    s->summary(st()->context);
     fail_catch(NULL);
 }
 
 long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
 {
-    st->program = o->program;
-    st->context = ctx;
+    world = world_initial(); /* the one world; the search's settings below are set once */
+    st()->program = o->program;
+    st()->context = ctx;
     location_set_model(o->c11);
     point_set_spurious(o->spurious);
     trace_set_width(o->width);
@@ -176,22 +170,22 @@ long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
 
 long explore_compare_search(const explore_scenario *s, const explore_options *o, void *ctx)
 {
-    st->context = ctx;
+    st()->context = ctx;
     bool every = o->check_reduction == EXPLORE_CHECK_EVERY;
-    st->program = o->program;
+    st()->program = o->program;
     execution_keep_as_reference();
     long reduced = execution_reference_count();
-    st->missed = 0;
-    st->comparing = true;
+    st()->missed = 0;
+    st()->comparing = true;
     /* The reference's dependence is the classic one (free_mo false: on one
      * location, steps are dependent when either writes; seq_cst steps with
      * every atomic step), so that it checks step.c's finer rules too. */
     round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, false);
-    st->comparing = false;
+    st()->comparing = false;
     long all = execution_count();
-    long extra = reduced - (all - st->missed); /* met by the reduced search alone: never, if both are right */
+    long extra = reduced - (all - st()->missed); /* met by the reduced search alone: never, if both are right */
     printf("explore: the reduction checked: %ld execution%s with %s, %ld with the reduced search; "
            "%ld missed, %ld met by the reduced search alone\n", all, all == 1 ? "" : "s",
-           every ? "every interleaving" : "sleep sets alone", reduced, st->missed, extra);
-    return st->missed + (extra > 0 ? extra : -extra);
+           every ? "every interleaving" : "sleep sets alone", reduced, st()->missed, extra);
+    return st()->missed + (extra > 0 ? extra : -extra);
 }

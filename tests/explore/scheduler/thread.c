@@ -4,7 +4,7 @@
  * Each scenario thread stops at every scheduling point (hook.h) and waits
  * until the scheduler names it. The thread that is running decides who
  * goes next when it reaches its next point (or ends), so at any moment
- * exactly one thread runs; the others wait on st->cv. Where two or more
+ * exactly one thread runs; the others wait on st()->cv. Where two or more
  * could go, the choice is a decision of the search (path.c).
  *
  * A thread that has arrived at a point may still be unable to go: its next
@@ -14,81 +14,44 @@
  * decides who can run; mutex.c models the calls themselves. Nobody able to
  * run while some thread has not finished is a deadlock.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct xthread {
-    pthread_t pt;
-    void (*fn)(void *ctx);
-    void *ctx;               /* the scenario's context, fn's argument */
-    const char *name;
-    bool arrived;            /* waiting at a scheduling point */
-    step next;               /* what it does when it goes on (step.c) */
-    bool done;
-    pthread_mutex_t *wants;  /* its next operation locks this mutex */
-    pthread_cond_t *waits;   /* inside pthread_cond_wait, not signalled yet */
-    bool (*until)(void *);   /* explore_wait_until: runnable once until(until_arg) is true */
-    void *until_arg;
-    const char *until_what;
-} xthread;
-
-/* The modelled mutexes: which thread holds each, and its lock's event. */
-typedef struct held {
-    pthread_mutex_t *m;
-    int owner;
-    int lock_event;
-} held;
-
-/* The schedule's threads and turns, one value reached through one pointer
- * (st). mx and cv are the real mutex and condition variable the turns
- * are handed over with. */
-typedef struct thread_state {
-    pthread_mutex_t mx;
-    pthread_cond_t cv;
-    xthread threads[EXPLORE_MAX_THREADS];
-    int nthreads;
-    int running; /* who may run */
-    int arrived_at_start;
-    bool in_schedule;
-    held held[16];
-    int nheld;
-} thread_state;
-
-static thread_state g_state = {.mx = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .running = EXPLORE_MAIN};
-static thread_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline thread_state *st(void) { return &world->thread; }
 static _Thread_local int t_self = EXPLORE_MAIN; /* per thread: which scenario thread it is */
 
 int thread_self(void) { return t_self; }
 int explore_self(void) { return t_self; }
-int thread_count(void) { return st->nthreads; }
-const char *thread_name(int i) { return st->threads[i].name; }
-bool thread_running(void) { return st->in_schedule; }
+int thread_count(void) { return st()->nthreads; }
+const char *thread_name(int i) { return st()->threads[i].name; }
+bool thread_running(void) { return st()->in_schedule; }
 
 /* ---- mutex ownership ---------------------------------------------------- */
 
 static held *held_of(pthread_mutex_t *m)
 {
-    for (int i = 0; i < st->nheld; ++i)
-        if (st->held[i].m == m)
-            return &st->held[i];
+    for (int i = 0; i < st()->nheld; ++i)
+        if (st()->held[i].m == m)
+            return &st()->held[i];
     return NULL;
 }
 
 void thread_hold(pthread_mutex_t *m, int owner, int lock_event)
 {
-    if (st->nheld == 16)
+    if (st()->nheld == 16)
         explore_fail("explorer", "more than 16 mutexes held at once");
-    st->held[st->nheld++] = (held){m, owner, lock_event};
+    st()->held[st()->nheld++] = (held){m, owner, lock_event};
 }
 
 void thread_release(pthread_mutex_t *m)
 {
     held *h = held_of(m);
     if (h)
-        *h = st->held[--st->nheld];
+        *h = st()->held[--st()->nheld];
 }
 
 /* ---- who can run ---------------------------------------------------------- */
@@ -111,14 +74,14 @@ static bool runnable(const xthread *t)
 }
 
 /* Records the deadlock (fail.c) without unwinding: the deciding thread holds
- * st->mx, and decide() hands the turn to main, which unwinds. */
+ * st()->mx, and decide() hands the turn to main, which unwinds. */
 static void deadlock(void)
 {
     char why[256];
     size_t len = 0;
     why[0] = '\0';
-    for (int i = 0; i < st->nthreads && len < sizeof why; ++i) {
-        const xthread *t = &st->threads[i];
+    for (int i = 0; i < st()->nthreads && len < sizeof why; ++i) {
+        const xthread *t = &st()->threads[i];
         if (t->done)
             continue;
         if (t->waits)
@@ -139,22 +102,22 @@ static void deadlock(void)
     fail_record("deadlock", "nobody can run, and not every thread has finished:%s", why);
 }
 
-/* Picks who runs next and wakes it. Called with st->mx held by the thread that
+/* Picks who runs next and wakes it. Called with st()->mx held by the thread that
  * just reached a point or ended (current), or by main at the start. */
 static void decide(int current)
 {
     if (fail_pending()) { /* after a failure only main runs again: it unwinds to run.c, which reports */
-        st->running = EXPLORE_MAIN;
-        pthread_cond_broadcast(&st->cv);
+        st()->running = EXPLORE_MAIN;
+        pthread_cond_broadcast(&st()->cv);
         return;
     }
     unsigned enabled = 0, waiting = 0;
     bool all_done = true;
-    for (int i = 0; i < st->nthreads; ++i) {
-        all_done &= st->threads[i].done;
-        if (runnable(&st->threads[i]))
+    for (int i = 0; i < st()->nthreads; ++i) {
+        all_done &= st()->threads[i].done;
+        if (runnable(&st()->threads[i]))
             enabled |= 1u << i;
-        if (st->threads[i].arrived && !st->threads[i].done)
+        if (st()->threads[i].arrived && !st()->threads[i].done)
             waiting |= 1u << i;
     }
     if (!enabled && !all_done)
@@ -162,52 +125,52 @@ static void decide(int current)
     int choice = EXPLORE_MAIN;
     if (enabled) {
         step steps[EXPLORE_MAX_THREADS];
-        for (int i = 0; i < st->nthreads; ++i)
-            steps[i] = st->threads[i].next;
+        for (int i = 0; i < st()->nthreads; ++i)
+            steps[i] = st()->threads[i].next;
         choice = path_schedule(enabled, waiting, current, steps, event_count());
         if (choice < 0)
             fail_record("explorer", "%s", path_error());
     }
-    st->running = fail_pending() ? EXPLORE_MAIN : choice; /* a deadlock or a search error just recorded */
-    pthread_cond_broadcast(&st->cv);
+    st()->running = fail_pending() ? EXPLORE_MAIN : choice; /* a deadlock or a search error just recorded */
+    pthread_cond_broadcast(&st()->cv);
 }
 
 /* ---- the scheduling points ------------------------------------------------ */
 
 void thread_wait_turn(int self, step next)
 {
-    pthread_mutex_lock(&st->mx);
-    st->threads[self].arrived = true;
-    st->threads[self].next = next;
-    if (next.kind == STEP_SYNC && st->threads[self].wants)
-        st->threads[self].next.reads = true; /* it locks the mutex (path.c's races) */
+    pthread_mutex_lock(&st()->mx);
+    st()->threads[self].arrived = true;
+    st()->threads[self].next = next;
+    if (next.kind == STEP_SYNC && st()->threads[self].wants)
+        st()->threads[self].next.reads = true; /* it locks the mutex (path.c's races) */
     decide(self);
-    while (st->running != self)
-        pthread_cond_wait(&st->cv, &st->mx);
-    st->threads[self].arrived = false;
-    pthread_mutex_unlock(&st->mx);
+    while (st()->running != self)
+        pthread_cond_wait(&st()->cv, &st()->mx);
+    st()->threads[self].arrived = false;
+    pthread_mutex_unlock(&st()->mx);
 }
 
-void thread_wants(int self, pthread_mutex_t *m) { st->threads[self].wants = m; }
+void thread_wants(int self, pthread_mutex_t *m) { st()->threads[self].wants = m; }
 
 void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m)
 {
-    pthread_mutex_lock(&st->mx);
-    st->threads[self].waits = c;
-    st->threads[self].wants = m;
-    pthread_mutex_unlock(&st->mx);
+    pthread_mutex_lock(&st()->mx);
+    st()->threads[self].waits = c;
+    st()->threads[self].wants = m;
+    pthread_mutex_unlock(&st()->mx);
 }
 
 int thread_wake(pthread_cond_t *c, bool all)
 {
     int woken = 0;
-    pthread_mutex_lock(&st->mx);
-    for (int i = 0; i < st->nthreads && (all || !woken); ++i)
-        if (st->threads[i].waits == c) {
-            st->threads[i].waits = NULL;
+    pthread_mutex_lock(&st()->mx);
+    for (int i = 0; i < st()->nthreads && (all || !woken); ++i)
+        if (st()->threads[i].waits == c) {
+            st()->threads[i].waits = NULL;
             ++woken;
         }
-    pthread_mutex_unlock(&st->mx);
+    pthread_mutex_unlock(&st()->mx);
     return woken;
 }
 
@@ -215,11 +178,11 @@ void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what)
 {
     if (t_self == EXPLORE_MAIN)
         return;
-    st->threads[t_self].until = ready;
-    st->threads[t_self].until_arg = arg;
-    st->threads[t_self].until_what = what;
+    st()->threads[t_self].until = ready;
+    st()->threads[t_self].until_arg = arg;
+    st()->threads[t_self].until_what = what;
     thread_wait_turn(t_self, (step){.kind = STEP_ANY});
-    st->threads[t_self].until = NULL;
+    st()->threads[t_self].until = NULL;
     event_note(t_self, "(waited until %s)", what);
 }
 
@@ -229,69 +192,69 @@ static void *thread_main(void *arg)
 {
     int self = (int)(intptr_t)arg;
     t_self = self;
-    pthread_mutex_lock(&st->mx);
-    ++st->arrived_at_start;
-    st->threads[self].arrived = true;
-    pthread_cond_broadcast(&st->cv);
-    while (st->running != self)
-        pthread_cond_wait(&st->cv, &st->mx);
-    st->threads[self].arrived = false;
-    pthread_mutex_unlock(&st->mx);
+    pthread_mutex_lock(&st()->mx);
+    ++st()->arrived_at_start;
+    st()->threads[self].arrived = true;
+    pthread_cond_broadcast(&st()->cv);
+    while (st()->running != self)
+        pthread_cond_wait(&st()->cv, &st()->mx);
+    st()->threads[self].arrived = false;
+    pthread_mutex_unlock(&st()->mx);
 
     /* A failure on this thread (explore_fail) unwinds to here: the thread
      * ends, and main, which decide() hands the turn to, reports it. */
     jmp_buf unwind;
     if (!setjmp(unwind)) {
         fail_catch(&unwind);
-        st->threads[self].fn(st->threads[self].ctx);
+        st()->threads[self].fn(st()->threads[self].ctx);
     }
     fail_catch(NULL);
 
-    pthread_mutex_lock(&st->mx);
-    st->threads[self].done = true;
+    pthread_mutex_lock(&st()->mx);
+    st()->threads[self].done = true;
     if (!fail_pending())
         event_note(self, "(finished)");
     decide(self);
-    pthread_mutex_unlock(&st->mx);
+    pthread_mutex_unlock(&st()->mx);
     return NULL;
 }
 
 void thread_setup(const explore_scenario *s, void *ctx)
 {
-    st->in_schedule = true;
-    st->nheld = 0;
-    st->nthreads = s->nthreads;
+    st()->in_schedule = true;
+    st()->nheld = 0;
+    st()->nthreads = s->nthreads;
     for (int i = 0; i < s->nthreads; ++i)
-        st->threads[i] = (xthread){.fn = s->threads[i], .ctx = ctx, .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
+        st()->threads[i] = (xthread){.fn = s->threads[i], .ctx = ctx, .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
 }
 
 void thread_run_all(void)
 {
-    st->arrived_at_start = 0;
-    st->running = EXPLORE_MAIN;
-    for (int i = 0; i < st->nthreads; ++i)
+    st()->arrived_at_start = 0;
+    st()->running = EXPLORE_MAIN;
+    for (int i = 0; i < st()->nthreads; ++i)
         clock_thread_start(i);
-    for (int i = 0; i < st->nthreads; ++i)
-        if (pthread_create(&st->threads[i].pt, NULL, thread_main, (void *)(intptr_t)i) != 0) {
+    for (int i = 0; i < st()->nthreads; ++i)
+        if (pthread_create(&st()->threads[i].pt, NULL, thread_main, (void *)(intptr_t)i) != 0) {
             fputs("explore: pthread_create failed\n", stderr);
             exit(2);
         }
-    pthread_mutex_lock(&st->mx);
-    while (st->arrived_at_start < st->nthreads)
-        pthread_cond_wait(&st->cv, &st->mx);
+    pthread_mutex_lock(&st()->mx);
+    while (st()->arrived_at_start < st()->nthreads)
+        pthread_cond_wait(&st()->cv, &st()->mx);
     decide(EXPLORE_MAIN); /* every thread waits at its start: the first decision */
-    while (st->running != EXPLORE_MAIN)
-        pthread_cond_wait(&st->cv, &st->mx);
-    pthread_mutex_unlock(&st->mx);
+    while (st()->running != EXPLORE_MAIN)
+        pthread_cond_wait(&st()->cv, &st()->mx);
+    pthread_mutex_unlock(&st()->mx);
     if (fail_pending()) /* the other threads stay parked at their turns: the process ends */
         fail_unwind();
-    for (int i = 0; i < st->nthreads; ++i) {
-        pthread_join(st->threads[i].pt, NULL);
+    for (int i = 0; i < st()->nthreads; ++i) {
+        pthread_join(st()->threads[i].pt, NULL);
         clock_thread_join(i);
     }
 }
 
-void thread_end_schedule(void) { st->in_schedule = false; }
+void thread_end_schedule(void) { st()->in_schedule = false; }
 
 /* A line in the calling thread's column of the trace (what the scenario does). */
 void explore_note(const char *fmt, ...)

@@ -20,7 +20,7 @@
  * it just before (the order of critical sections is part of an execution
  * with locks). A set of signatures counts the distinct ones.
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdlib.h>
 
@@ -51,33 +51,12 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return z ^ (z >> 31);
 }
 
-#define MAX_EVENTS_SEEN 4096
-
-/* Signatures in an open-addressing hash table (0 marks an empty slot). */
-typedef struct sigset {
-    uint64_t *slot;
-    size_t cap, count;
-} sigset;
-
-/* The schedule's execution and the round's set of them, one value reached
- * through one pointer (st). */
-typedef struct execution_state {
-    /* An event's name: its thread and its index in that thread's steps. */
-    int32_t name[MAX_EVENTS_SEEN];
-    int32_t mo_prev[MAX_EVENTS_SEEN]; /* the store before it in mo: an event index, -1 none */
-    sigset seen;      /* this round's */
-    sigset reference; /* an earlier round's, kept to compare with (execution_keep_as_reference) */
-    /* Once per schedule: the first call decides, later ones repeat it. */
-    bool decided, is_new;
-    uint64_t sig;
-} execution_state;
-
-static execution_state g_state;
-static execution_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline execution_state *st(void) { return &world->execution; }
 
 static int32_t name_of(int i)
 {
-    return i < 0 ? -1 : st->name[i];
+    return i < 0 ? -1 : st()->name[i];
 }
 
 /* The final modification order, rebuilt from each store's place when it
@@ -105,7 +84,7 @@ static void rebuild_mo(int n)
     static tail tails[MAX_EVENTS_SEEN];
     int ntails = 0;
     for (int i = 0; i < n; ++i) {
-        st->mo_prev[i] = -1;
+        st()->mo_prev[i] = -1;
         const event *e = event_at(i);
         if (!e->stores || (e->kind != EV_ATOMIC && e->kind != EV_INIT))
             continue;
@@ -114,10 +93,10 @@ static void rebuild_mo(int n)
             t->last = i;
             continue;
         }
-        int after = e->before >= 0 && e->before < i ? st->mo_prev[e->before] : t->last;
-        st->mo_prev[i] = after;
+        int after = e->before >= 0 && e->before < i ? st()->mo_prev[e->before] : t->last;
+        st()->mo_prev[i] = after;
         if (e->before >= 0 && e->before < i)
-            st->mo_prev[e->before] = i;
+            st()->mo_prev[e->before] = i;
         else
             t->last = i;
     }
@@ -131,21 +110,21 @@ uint64_t execution_signature(void)
     int32_t steps[THREADS] = {0};
     for (int i = 0; i < n; ++i) {
         const event *e = event_at(i);
-        st->name[i] = counted(e) ? (int32_t)(e->thread << 20 | steps[e->thread]++) : -1;
+        st()->name[i] = counted(e) ? (int32_t)(e->thread << 20 | steps[e->thread]++) : -1;
     }
     rebuild_mo(n);
     uint64_t h = 0;
     for (int i = 0; i < n; ++i) {
         const event *e = event_at(i);
-        if (st->name[i] < 0)
+        if (st()->name[i] < 0)
             continue;
-        uint64_t x = mix((uint64_t)st->name[i], (uint64_t)e->kind << 8 | (uint64_t)e->op << 4 | e->ok << 1 | e->failed);
+        uint64_t x = mix((uint64_t)st()->name[i], (uint64_t)e->kind << 8 | (uint64_t)e->op << 4 | e->ok << 1 | e->failed);
         x = mix(x, (uint64_t)name_of(e->reads_from));
-        x = mix(x, (uint64_t)name_of(st->mo_prev[i]));
+        x = mix(x, (uint64_t)name_of(st()->mo_prev[i]));
         if (on_sync_object(e)) /* the call on the same mutex or condition just before */
             for (int j = i - 1; j >= 0; --j)
                 if (on_sync_object(event_at(j)) && event_at(j)->obj == e->obj) {
-                    x = mix(x, (uint64_t)st->name[j]);
+                    x = mix(x, (uint64_t)st()->name[j]);
                     break;
                 }
         h += x; /* a sum: the events' order in the log does not matter, only what they are */
@@ -205,36 +184,36 @@ static bool set_insert(sigset *set, uint64_t sig)
     }
 }
 
-void execution_reset(void) { set_clear(&st->seen); }
+void execution_reset(void) { set_clear(&st()->seen); }
 
-long execution_count(void) { return (long)st->seen.count; }
+long execution_count(void) { return (long)st()->seen.count; }
 
 void execution_keep_as_reference(void)
 {
-    set_clear(&st->reference);
-    st->reference = st->seen;
-    st->seen = (sigset){0};
+    set_clear(&st()->reference);
+    st()->reference = st()->seen;
+    st()->seen = (sigset){0};
 }
 
-long execution_reference_count(void) { return (long)st->reference.count; }
+long execution_reference_count(void) { return (long)st()->reference.count; }
 
 
-void execution_begin_schedule(void) { st->decided = false; }
+void execution_begin_schedule(void) { st()->decided = false; }
 
 bool explore_execution_is_new(void)
 {
-    if (!st->decided) {
-        st->sig = execution_signature();
-        if (st->sig == 0)
-            st->sig = 1; /* 0 marks an empty slot */
-        st->is_new = set_insert(&st->seen, st->sig);
-        st->decided = true;
+    if (!st()->decided) {
+        st()->sig = execution_signature();
+        if (st()->sig == 0)
+            st()->sig = 1; /* 0 marks an empty slot */
+        st()->is_new = set_insert(&st()->seen, st()->sig);
+        st()->decided = true;
     }
-    return st->is_new;
+    return st()->is_new;
 }
 
 bool execution_in_reference(void)
 {
     explore_execution_is_new();
-    return set_contains(&st->reference, st->sig);
+    return set_contains(&st()->reference, st()->sig);
 }

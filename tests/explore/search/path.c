@@ -68,91 +68,14 @@
  * the defaults after it ends (the running thread goes on, a load reads the
  * newest store).
  */
-#include "model.h"
+#include "world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct decision {
-    enum branch_kind kind;
-    unsigned options;  /* threads that could go; the stores a load may read (bit 0: the newest) */
-    unsigned tried;    /* options already explored from here, or asleep (never to be) */
-    int chosen;
-    int current;       /* the thread that reached the point (EXPLORE_MAIN at the start) */
-    int cost;          /* preemptions and stale reads in the schedule before this decision */
-    unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
-    unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
-    unsigned ticked;    /* threads whose step from here ticked the scenario's clock, in some run */
-    footprint foot[EXPLORE_MAX_THREADS]; /* each thread's step from here: its plain accesses, over every run */
-} decision;
-
-/* The steps of this schedule, each with the vector clock of the order that
- * dependence and program order make (Mazurkiewicz's happens-before: one
- * step before another when a chain of dependent steps leads there). */
-typedef struct transition {
-    int thread;
-    step step;
-    int decision;        /* where its thread was chosen (path), -1: it was the only one that could go */
-    uint16_t seq;        /* its place in its thread: 1, 2, ... */
-    uint16_t vc[EXPLORE_MAX_THREADS]; /* how many steps of each thread happen before it, itself included */
-} transition;
-
-#define MAX_DECISIONS 512
-#define MAX_TRANSITIONS 2048
-
-/* The search's state, one value reached through one pointer (st). */
-typedef struct path_state {
-    decision path[MAX_DECISIONS];
-    int depth;    /* decisions taken in this run */
-    int prefix;   /* the first prefix decisions are replayed */
-    int bound;
-    bool pruned;  /* a schedule was skipped for the bound */
-    char error[200];
-
-    /* The reduction (sleep sets, step.c): a thread is *asleep* when the
-     * search has already explored its next step from an equivalent state,
-     * and stays so while the steps taken commute with its own. When every
-     * thread that could go is asleep, this schedule repeats an execution
-     * already explored: it is *blocked*, runs to its end (its threads
-     * cannot be stopped midway) and opens no new branch. A *limited*
-     * thread may go, but its read must read a store made since it fell
-     * asleep (event mark[t] or later): what it could read before was
-     * explored then. */
-    bool reduce, free_mo;
-    bool races; /* source sets: another thread only where a race asks for it */
-    unsigned sleep, limited;
-    unsigned touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
-    unsigned ticky;  /* asleep or limited threads whose step ticked the scenario's clock */
-    footprint asleep_foot[EXPLORE_MAX_THREADS]; /* their steps' footprints, as explored */
-    bool paused;     /* the scheduler runs a scenario's predicate: no step's accesses */
-    int mark[EXPLORE_MAX_THREADS];
-    int floor; /* the running operation's oldest store it may read (an event index), -1 any */
-    bool blocked;
-
-    /* --replay: the id's choices of each kind, and how many of each are used. */
-    bool replay;
-    int wanted[2][MAX_DECISIONS], nwanted[2], used[2];
-
-    transition trans[MAX_TRANSITIONS];
-    footprint trans_foot[MAX_TRANSITIONS]; /* trans[i].step.foot */
-    int ntrans;
-    int last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
-
-    /* The step chosen last, settled once it has run: what it did (path_ran)
-     * decides its races and whom it wakes, more precisely than what it was
-     * about to do (a compare-exchange that failed stored nothing). */
-    struct {
-        bool pending;
-        int thread, decision, now;
-        unsigned explored;
-        step ran;
-        footprint foot; /* ran's */
-    } chosen;
-} path_state;
-
-static path_state g_state = {.bound = 2};
-static path_state *const st = &g_state;
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline path_state *st(void) { return &world->path; }
 
 
 /* What choosing c at d costs: a preemption, or a stale read. */
@@ -170,45 +93,45 @@ static int fallback(enum branch_kind kind, unsigned options, int current)
     return (options & (1u << current)) ? current : __builtin_ctz(options);
 }
 
-const char *path_error(void) { return st->error; }
+const char *path_error(void) { return st()->error; }
 
 /* A decision among options; asleep: options the reduction rules out here,
  * marked tried so that path_next never takes them. */
 static int branch(enum branch_kind kind, unsigned options, int current, unsigned asleep)
 {
-    if (st->depth >= MAX_DECISIONS) {
-        snprintf(st->error, sizeof st->error, "more than %d decisions in one schedule: is the scenario looping?",
+    if (st()->depth >= MAX_DECISIONS) {
+        snprintf(st()->error, sizeof st()->error, "more than %d decisions in one schedule: is the scenario looping?",
                  MAX_DECISIONS);
         return -1;
     }
-    decision *d = &st->path[st->depth];
+    decision *d = &st()->path[st()->depth];
     unsigned awake = options & ~asleep;
     int dflt = fallback(kind, awake ? awake : options, current);
-    if (st->replay) {
-        int c = st->used[kind] < st->nwanted[kind] ? st->wanted[kind][st->used[kind]++] : dflt;
+    if (st()->replay) {
+        int c = st()->used[kind] < st()->nwanted[kind] ? st()->wanted[kind][st()->used[kind]++] : dflt;
         *d = (decision){.kind = kind, .options = options, .chosen = c, .current = current, .backtrack = options};
-    } else if (st->depth < st->prefix) {
+    } else if (st()->depth < st()->prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
     } else {
         /* blocked: a repeat, nothing below it is explored */
-        unsigned tried = st->blocked ? options : (1u << dflt) | asleep;
+        unsigned tried = st()->blocked ? options : (1u << dflt) | asleep;
         /* a reduced round tries another thread only where a race asks (reverse) */
-        unsigned backtrack = st->races && kind == BRANCH_THREAD ? 1u << dflt : options;
+        unsigned backtrack = st()->races && kind == BRANCH_THREAD ? 1u << dflt : options;
         *d = (decision){.kind = kind, .options = options, .tried = tried, .chosen = dflt, .current = current,
                         .backtrack = backtrack};
     }
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
-            snprintf(st->error, sizeof st->error, "replay diverged at decision %d: T%d cannot run there (a wrong id, "
-                     "or a scenario that does not behave the same way every time)", st->depth, d->chosen);
+            snprintf(st()->error, sizeof st()->error, "replay diverged at decision %d: T%d cannot run there (a wrong id, "
+                     "or a scenario that does not behave the same way every time)", st()->depth, d->chosen);
         else
-            snprintf(st->error, sizeof st->error, "replay diverged at decision %d: the load may read %d stores, not %d "
-                     "back", st->depth, __builtin_popcount(options), d->chosen);
+            snprintf(st()->error, sizeof st()->error, "replay diverged at decision %d: the load may read %d stores, not %d "
+                     "back", st()->depth, __builtin_popcount(options), d->chosen);
         return -1;
     }
-    d->cost = st->depth > 0 ? st->path[st->depth - 1].cost + cost(&st->path[st->depth - 1], st->path[st->depth - 1].chosen) : 0;
-    ++st->depth;
+    d->cost = st()->depth > 0 ? st()->path[st()->depth - 1].cost + cost(&st()->path[st()->depth - 1], st()->path[st()->depth - 1].chosen) : 0;
+    ++st()->depth;
     return d->chosen;
 }
 
@@ -220,27 +143,27 @@ static void sleep_after(int c, const step *ran, unsigned explored, const decisio
     unsigned sleep = 0, limited = 0;
     for (int t = 0; t < EXPLORE_MAX_THREADS; ++t) {
         unsigned bit = 1u << t;
-        if (t == c || !((st->sleep | st->limited | explored) & bit))
+        if (t == c || !((st()->sleep | st()->limited | explored) & bit))
             continue;
-        bool asleep = (explored | st->sleep) & bit;
+        bool asleep = (explored | st()->sleep) & bit;
         if (explored & bit) {
-            st->mark[t] = now;
-            st->touchy = (st->touchy & ~bit) | (d->touched & bit);
-            st->ticky = (st->ticky & ~bit) | (d->ticked & bit);
-            st->asleep_foot[t] = d->foot[t];
+            st()->mark[t] = now;
+            st()->touchy = (st()->touchy & ~bit) | (d->touched & bit);
+            st()->ticky = (st()->ticky & ~bit) | (d->ticked & bit);
+            st()->asleep_foot[t] = d->foot[t];
         }
         step next = steps[t];
-        next.scenario = st->touchy & bit; /* as its step did when it was explored */
-        next.ticks = st->ticky & bit;
-        next.foot = &st->asleep_foot[t];
-        switch (step_effect(ran, &next, st->free_mo)) {
+        next.scenario = st()->touchy & bit; /* as its step did when it was explored */
+        next.ticks = st()->ticky & bit;
+        next.foot = &st()->asleep_foot[t];
+        switch (step_effect(ran, &next, st()->free_mo)) {
         case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
         case STEP_LIMIT: limited |= bit; break;
         case STEP_WAKE: break;
         }
     }
-    st->sleep = sleep;
-    st->limited = limited;
+    st()->sleep = sleep;
+    st()->limited = limited;
 }
 
 /* ---- the races: where the reduced search must try another order ---------------------- */
@@ -250,7 +173,7 @@ static bool dependent(const step *a, const step *b)
 {
     if (a->ticks && b->ticks) /* the scenario's clock: which ticked first */
         return true;
-    return step_effect(a, b, st->free_mo) != STEP_KEEP || step_effect(b, a, st->free_mo) != STEP_KEEP;
+    return step_effect(a, b, st()->free_mo) != STEP_KEEP || step_effect(b, a, st()->free_mo) != STEP_KEEP;
 }
 
 /* Whether transition k happens before a step whose clock is vc. */
@@ -259,8 +182,8 @@ static bool before(const transition *k, const uint16_t *vc)
     return vc[k->thread] >= k->seq;
 }
 
-/* A race: step e2 (thread p, clock vc; st->trans[at] if it ran, else p's
- * pending step) and the earlier step j = st->trans[i] of another thread are
+/* A race: step e2 (thread p, clock vc; st()->trans[at] if it ran, else p's
+ * pending step) and the earlier step j = st()->trans[i] of another thread are
  * dependent, and nothing else orders j before e2. To reverse it, the
  * search must try, where j was chosen, a thread that can start
  *
@@ -276,28 +199,28 @@ static bool before(const transition *k, const uint16_t *vc)
  * asleep there while the reversal needs another thread to go first. */
 static void reverse(int i, int p, const uint16_t *vc, int at)
 {
-    const transition *j = &st->trans[i];
+    const transition *j = &st()->trans[i];
     if (j->decision < 0)
         return; /* j's thread was the only one that could go: nothing can go before j */
-    decision *d = &st->path[j->decision];
+    decision *d = &st()->path[j->decision];
     unsigned initials = 0, seen = 0;
-    int end = at >= 0 ? at : st->ntrans;
+    int end = at >= 0 ? at : st()->ntrans;
     for (int k = i + 1; k < end; ++k) {
-        const transition *e = &st->trans[k];
+        const transition *e = &st()->trans[k];
         unsigned bit = 1u << e->thread;
         if (before(j, e->vc) || (seen & bit))
             continue; /* after j: not in v; or not its thread's first step in v */
         seen |= bit;
         bool first = true;
         for (int m = i + 1; m < k && first; ++m)
-            first = before(j, st->trans[m].vc) || !before(&st->trans[m], e->vc);
+            first = before(j, st()->trans[m].vc) || !before(&st()->trans[m], e->vc);
         if (first)
             initials |= bit;
     }
     if (!(seen & (1u << p))) { /* e2 is p's first step in v */
         bool first = true;
         for (int m = i + 1; m < end && first; ++m)
-            first = before(j, st->trans[m].vc) || !before(&st->trans[m], vc);
+            first = before(j, st()->trans[m].vc) || !before(&st()->trans[m], vc);
         if (first)
             initials |= 1u << p;
     }
@@ -318,12 +241,12 @@ static void reverse(int i, int p, const uint16_t *vc, int at)
  * blocked lock attempt is no step, as in GenMC, where it is an assume. */
 static int race_at(int i, const step *s)
 {
-    const step *j = &st->trans[i].step;
+    const step *j = &st()->trans[i].step;
     if (j->kind != STEP_SYNC || j->reads || s->kind != STEP_SYNC || !s->reads || j->obj != s->obj)
         return i;
     for (int k = i - 1; k >= 0; --k) {
-        const transition *e = &st->trans[k];
-        if (e->thread == st->trans[i].thread && e->step.kind == STEP_SYNC && e->step.reads && e->step.obj == j->obj)
+        const transition *e = &st()->trans[k];
+        if (e->thread == st()->trans[i].thread && e->step.kind == STEP_SYNC && e->step.reads && e->step.obj == j->obj)
             return k;
     }
     return i;
@@ -332,23 +255,23 @@ static int race_at(int i, const step *s)
 /* Records step s of thread p, about to run, and the races it makes. */
 static void dpor_step(int p, const step *s, int decision)
 {
-    if (st->ntrans == MAX_TRANSITIONS) { /* too long to follow: every thread at every decision, as unreduced */
-        for (int i = 0; i < st->depth; ++i)
-            st->path[i].backtrack = st->path[i].options;
+    if (st()->ntrans == MAX_TRANSITIONS) { /* too long to follow: every thread at every decision, as unreduced */
+        for (int i = 0; i < st()->depth; ++i)
+            st()->path[i].backtrack = st()->path[i].options;
         return;
     }
-    transition *t = &st->trans[st->ntrans];
+    transition *t = &st()->trans[st()->ntrans];
     *t = (transition){.thread = p, .step = *s, .decision = decision};
     if (s->foot) {
-        st->trans_foot[st->ntrans] = *s->foot;
-        t->step.foot = &st->trans_foot[st->ntrans];
+        st()->trans_foot[st()->ntrans] = *s->foot;
+        t->step.foot = &st()->trans_foot[st()->ntrans];
     }
-    if (st->last[p] >= 0)
-        memcpy(t->vc, st->trans[st->last[p]].vc, sizeof t->vc);
+    if (st()->last[p] >= 0)
+        memcpy(t->vc, st()->trans[st()->last[p]].vc, sizeof t->vc);
     static int races[MAX_TRANSITIONS];
     int nraces = 0;
-    for (int i = st->ntrans - 1; i >= 0; --i) {
-        const transition *j = &st->trans[i];
+    for (int i = st()->ntrans - 1; i >= 0; --i) {
+        const transition *j = &st()->trans[i];
         if (j->thread == p || !dependent(&j->step, s))
             continue;
         if (!before(j, t->vc))
@@ -357,22 +280,22 @@ static void dpor_step(int p, const step *s, int decision)
             if (j->vc[u] > t->vc[u])
                 t->vc[u] = j->vc[u];
     }
-    t->seq = t->vc[p] = (uint16_t)(st->last[p] >= 0 ? st->trans[st->last[p]].seq + 1 : 1);
-    st->last[p] = st->ntrans++;
+    t->seq = t->vc[p] = (uint16_t)(st()->last[p] >= 0 ? st()->trans[st()->last[p]].seq + 1 : 1);
+    st()->last[p] = st()->ntrans++;
     for (int r = 0; r < nraces; ++r)
-        reverse(race_at(races[r], s), p, t->vc, st->ntrans - 1);
+        reverse(race_at(races[r], s), p, t->vc, st()->ntrans - 1);
 }
 
 
 void path_ran(const step *what)
 {
-    if (!st->chosen.pending)
+    if (!st()->chosen.pending)
         return;
-    bool touched = st->chosen.ran.scenario, ticks = st->chosen.ran.ticks;
-    st->chosen.ran = *what;
-    st->chosen.ran.scenario = touched;
-    st->chosen.ran.ticks = ticks;
-    st->chosen.ran.foot = &st->chosen.foot;
+    bool touched = st()->chosen.ran.scenario, ticks = st()->chosen.ran.ticks;
+    st()->chosen.ran = *what;
+    st()->chosen.ran.scenario = touched;
+    st()->chosen.ran.ticks = ticks;
+    st()->chosen.ran.foot = &st()->chosen.foot;
 }
 
 /* Adds the bytes [lo, hi) to set s: to a range they overlap or touch,
@@ -405,45 +328,45 @@ static void add_ranges(byte_ranges *to, const byte_ranges *from)
 
 void path_touch(int thread, const volatile void *p, size_t size, bool write, bool quiet)
 {
-    if (!st->chosen.pending || st->paused || thread != st->chosen.thread)
+    if (!st()->chosen.pending || st()->paused || thread != st()->chosen.thread)
         return; /* not a step being followed: setup, the checks, an unreduced round */
-    footprint *f = &st->chosen.foot;
+    footprint *f = &st()->chosen.foot;
     add_range(write ? &f->writes : &f->reads, (uintptr_t)p, (uintptr_t)p + size);
     if (quiet)
-        st->chosen.ran.scenario = true;
+        st()->chosen.ran.scenario = true;
 }
 
-void path_footprint_pause(bool on) { st->paused = on; }
+void path_footprint_pause(bool on) { st()->paused = on; }
 
 void path_scenario_touched(void)
 {
-    st->chosen.ran.scenario = true;
+    st()->chosen.ran.scenario = true;
 }
 
 void path_scenario_ticked(void)
 {
-    st->chosen.ran.ticks = true;
+    st()->chosen.ran.ticks = true;
 }
 
 static void settle(const step *steps)
 {
-    if (!st->chosen.pending)
+    if (!st()->chosen.pending)
         return;
-    st->chosen.pending = false;
-    dpor_step(st->chosen.thread, &st->chosen.ran, st->chosen.decision);
+    st()->chosen.pending = false;
+    dpor_step(st()->chosen.thread, &st()->chosen.ran, st()->chosen.decision);
     decision none = {0};
     decision *d = &none;
-    if (st->chosen.decision >= 0) {
-        d = &st->path[st->chosen.decision];
-        if (st->chosen.ran.scenario)
-            d->touched |= 1u << st->chosen.thread;
-        if (st->chosen.ran.ticks)
-            d->ticked |= 1u << st->chosen.thread;
-        footprint *f = &d->foot[st->chosen.thread];
-        add_ranges(&f->reads, &st->chosen.foot.reads);
-        add_ranges(&f->writes, &st->chosen.foot.writes);
+    if (st()->chosen.decision >= 0) {
+        d = &st()->path[st()->chosen.decision];
+        if (st()->chosen.ran.scenario)
+            d->touched |= 1u << st()->chosen.thread;
+        if (st()->chosen.ran.ticks)
+            d->ticked |= 1u << st()->chosen.thread;
+        footprint *f = &d->foot[st()->chosen.thread];
+        add_ranges(&f->reads, &st()->chosen.foot.reads);
+        add_ranges(&f->writes, &st()->chosen.foot.writes);
     }
-    sleep_after(st->chosen.thread, &st->chosen.ran, st->chosen.explored, d, steps, st->chosen.now);
+    sleep_after(st()->chosen.thread, &st()->chosen.ran, st()->chosen.explored, d, steps, st()->chosen.now);
 }
 
 /* Thread q's next step, not run yet, a mutex or condition call or a wait
@@ -459,11 +382,11 @@ static void race_pending(int q, const step *next)
     step s = *next;
     s.scenario = s.ticks = false; /* its bookkeeping, if any, is judged when it has run */
     uint16_t vc[EXPLORE_MAX_THREADS] = {0};
-    if (st->last[q] >= 0)
-        memcpy(vc, st->trans[st->last[q]].vc, sizeof vc);
+    if (st()->last[q] >= 0)
+        memcpy(vc, st()->trans[st()->last[q]].vc, sizeof vc);
     int race = -1;
-    for (int i = st->ntrans - 1; i >= 0; --i) {
-        const transition *j = &st->trans[i];
+    for (int i = st()->ntrans - 1; i >= 0; --i) {
+        const transition *j = &st()->trans[i];
         if (j->thread == q || !dependent(&j->step, &s))
             continue;
         if (race < 0 && !before(j, vc))
@@ -479,14 +402,14 @@ static void race_pending(int q, const step *next)
 int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now)
 {
     settle(steps);
-    if (st->reduce && !st->blocked && st->ntrans < MAX_TRANSITIONS)
+    if (st()->reduce && !st()->blocked && st()->ntrans < MAX_TRANSITIONS)
         for (int q = 0; q < EXPLORE_MAX_THREADS; ++q)
             if (waiting & (1u << q))
                 if (steps[q].kind == STEP_SYNC || steps[q].kind == STEP_ANY)
                     race_pending(q, &steps[q]);
-    unsigned asleep = st->reduce ? st->sleep & enabled : 0;
+    unsigned asleep = st()->reduce ? st()->sleep & enabled : 0;
     if (asleep && asleep == enabled)
-        asleep = 0, st->blocked = true;
+        asleep = 0, st()->blocked = true;
     int c = __builtin_ctz(enabled);
     unsigned explored = 0;
     int at = -1;
@@ -494,23 +417,23 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
         c = branch(BRANCH_THREAD, enabled, current, asleep);
         if (c < 0)
             return -1;
-        at = st->depth - 1;
-        explored = st->path[at].tried & enabled & ~asleep & ~(1u << c);
+        at = st()->depth - 1;
+        explored = st()->path[at].tried & enabled & ~asleep & ~(1u << c);
     }
-    st->floor = -1;
-    if (st->reduce && !st->blocked) {
-        if (st->limited & (1u << c))
-            st->floor = st->mark[c];
-        st->chosen.pending = true;
-        st->chosen.thread = c;
-        st->chosen.decision = at;
-        st->chosen.now = now;
-        st->chosen.explored = explored;
-        st->chosen.ran = steps[c];
-        st->chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
-        st->chosen.ran.ticks = false;     /* (path_scenario_ticked) */
-        st->chosen.foot = (footprint){0}; /* (path_touch) */
-        st->chosen.ran.foot = &st->chosen.foot;
+    st()->floor = -1;
+    if (st()->reduce && !st()->blocked) {
+        if (st()->limited & (1u << c))
+            st()->floor = st()->mark[c];
+        st()->chosen.pending = true;
+        st()->chosen.thread = c;
+        st()->chosen.decision = at;
+        st()->chosen.now = now;
+        st()->chosen.explored = explored;
+        st()->chosen.ran = steps[c];
+        st()->chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
+        st()->chosen.ran.ticks = false;     /* (path_scenario_ticked) */
+        st()->chosen.foot = (footprint){0}; /* (path_touch) */
+        st()->chosen.ran.foot = &st()->chosen.foot;
     }
     return c;
 }
@@ -518,12 +441,12 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
 int path_read(unsigned options, int current, const int *reads_from)
 {
     unsigned barred = 0;
-    for (int c = 0; c < 32 && st->floor >= 0; ++c)
-        if ((options & (1u << c)) && reads_from[c] < st->floor)
+    for (int c = 0; c < 32 && st()->floor >= 0; ++c)
+        if ((options & (1u << c)) && reads_from[c] < st()->floor)
             barred |= 1u << c;
-    st->floor = -1;
+    st()->floor = -1;
     if (barred && barred == options) /* nothing new to read: a repeat */
-        barred = 0, st->blocked = true;
+        barred = 0, st()->blocked = true;
     if (!(options & (options - 1)))
         return __builtin_ctz(options);
     return branch(BRANCH_READ, options, current, barred);
@@ -531,76 +454,76 @@ int path_read(unsigned options, int current, const int *reads_from)
 
 void path_begin_round(int bound, enum search_kind kind, bool free_mo)
 {
-    st->bound = bound;
-    st->reduce = kind != SEARCH_EVERY && !st->replay;
-    st->races = kind == SEARCH_SOURCE && !st->replay;
-    st->free_mo = free_mo;
-    st->pruned = false;
-    st->prefix = 0;
+    st()->bound = bound;
+    st()->reduce = kind != SEARCH_EVERY && !st()->replay;
+    st()->races = kind == SEARCH_SOURCE && !st()->replay;
+    st()->free_mo = free_mo;
+    st()->pruned = false;
+    st()->prefix = 0;
 }
 
 void path_begin_schedule(void)
 {
-    st->sleep = st->limited = st->touchy = st->ticky = 0;
-    st->floor = -1;
-    st->chosen.pending = false;
-    st->ntrans = 0;
+    st()->sleep = st()->limited = st()->touchy = st()->ticky = 0;
+    st()->floor = -1;
+    st()->chosen.pending = false;
+    st()->ntrans = 0;
     for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
-        st->last[t] = -1;
-    st->blocked = false;
-    st->depth = 0;
-    st->used[BRANCH_THREAD] = st->used[BRANCH_READ] = 0;
+        st()->last[t] = -1;
+    st()->blocked = false;
+    st()->depth = 0;
+    st()->used[BRANCH_THREAD] = st()->used[BRANCH_READ] = 0;
 }
 
 bool path_next(void)
 {
-    if (st->chosen.pending) { /* the schedule's last step: its races too */
-        st->chosen.pending = false;
-        dpor_step(st->chosen.thread, &st->chosen.ran, st->chosen.decision);
+    if (st()->chosen.pending) { /* the schedule's last step: its races too */
+        st()->chosen.pending = false;
+        dpor_step(st()->chosen.thread, &st()->chosen.ran, st()->chosen.decision);
     }
-    for (int i = st->depth - 1; i >= 0; --i) {
-        decision *d = &st->path[i];
+    for (int i = st()->depth - 1; i >= 0; --i) {
+        decision *d = &st()->path[i];
         for (int c = 0; c < 32; ++c) {
             unsigned bit = 1u << c;
             if (!(d->options & d->backtrack & bit) || (d->tried & bit))
                 continue;
-            if (d->cost + cost(d, c) > st->bound) {
-                st->pruned = true;
+            if (d->cost + cost(d, c) > st()->bound) {
+                st()->pruned = true;
                 continue;
             }
             d->tried |= bit;
             d->chosen = c;
-            st->prefix = st->depth = i + 1;
+            st()->prefix = st()->depth = i + 1;
             return true;
         }
     }
     return false;
 }
 
-bool path_pruned(void) { return st->pruned; }
-bool path_reduced(void) { return st->reduce; }
-int path_bound(void) { return st->bound; }
-bool path_replaying(void) { return st->replay; }
+bool path_pruned(void) { return st()->pruned; }
+bool path_reduced(void) { return st()->reduce; }
+int path_bound(void) { return st()->bound; }
+bool path_replaying(void) { return st()->replay; }
 
 void path_id(char *buf, size_t size)
 {
     size_t len = 0;
     int last_stale = -1;
     buf[0] = '\0';
-    for (int i = 0; i < st->depth && len + 4 < size; ++i) {
-        if (st->path[i].kind == BRANCH_READ) {
-            if (st->path[i].chosen)
+    for (int i = 0; i < st()->depth && len + 4 < size; ++i) {
+        if (st()->path[i].kind == BRANCH_READ) {
+            if (st()->path[i].chosen)
                 last_stale = i;
             continue;
         }
-        len += (size_t)snprintf(buf + len, size - len, len ? ".%d" : "%d", st->path[i].chosen);
+        len += (size_t)snprintf(buf + len, size - len, len ? ".%d" : "%d", st()->path[i].chosen);
     }
     if (len == 0)
         len = (size_t)snprintf(buf, size, "-");
     bool first = true;
     for (int i = 0; i <= last_stale && len + 4 < size; ++i)
-        if (st->path[i].kind == BRANCH_READ) {
-            len += (size_t)snprintf(buf + len, size - len, first ? "/%d" : ".%d", st->path[i].chosen);
+        if (st()->path[i].kind == BRANCH_READ) {
+            len += (size_t)snprintf(buf + len, size - len, first ? "/%d" : ".%d", st()->path[i].chosen);
             first = false;
         }
 }
@@ -633,20 +556,20 @@ bool path_replay(const char *id)
         *slash = '\0';
         reads = slash + 1;
     }
-    st->replay = true;
-    st->bound = 64;
-    return parse_list(threads, st->wanted[BRANCH_THREAD], &st->nwanted[BRANCH_THREAD], EXPLORE_MAX_THREADS) &&
-           parse_list(reads, st->wanted[BRANCH_READ], &st->nwanted[BRANCH_READ], 32);
+    st()->replay = true;
+    st()->bound = 64;
+    return parse_list(threads, st()->wanted[BRANCH_THREAD], &st()->nwanted[BRANCH_THREAD], EXPLORE_MAX_THREADS) &&
+           parse_list(reads, st()->wanted[BRANCH_READ], &st()->nwanted[BRANCH_READ], 32);
 }
 
 void path_replay_report(void)
 {
     int threads = 0;
-    for (int i = 0; i < st->depth; ++i)
-        threads += st->path[i].kind == BRANCH_THREAD;
-    if (st->used[BRANCH_THREAD] < st->nwanted[BRANCH_THREAD] || st->used[BRANCH_READ] < st->nwanted[BRANCH_READ])
+    for (int i = 0; i < st()->depth; ++i)
+        threads += st()->path[i].kind == BRANCH_THREAD;
+    if (st()->used[BRANCH_THREAD] < st()->nwanted[BRANCH_THREAD] || st()->used[BRANCH_READ] < st()->nwanted[BRANCH_READ])
         printf("explore: the schedule ended before the id did; the rest of the id was not used\n");
-    else if (threads > st->nwanted[BRANCH_THREAD])
+    else if (threads > st()->nwanted[BRANCH_THREAD])
         printf("explore: the id ended before the schedule did: the decisions after it took the default "
                "(the thread that ran goes on; a load reads the newest store)\n");
 }

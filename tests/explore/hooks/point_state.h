@@ -1,0 +1,14 @@
+/* point.c's part of a schedule's world (world.h): its types, declared
+ * here so that world.h can hold the part by value; only point.c reads it. */
+#ifndef LOCKSTEP_EXPLORE_POINT_STATE_H
+#define LOCKSTEP_EXPLORE_POINT_STATE_H
+
+#include "model.h"
+
+/* What the operations keep across a schedule, its part of the world (world.h). */
+typedef struct point_state {
+    bool spurious;   /* the search's option: a weak compare-exchange may fail spuriously */
+    int max_nesting; /* the deepest nesting of the step's trampolines since the threads started */
+} point_state;
+
+#endif /* LOCKSTEP_EXPLORE_POINT_STATE_H */

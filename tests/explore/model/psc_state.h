@@ -1,0 +1,33 @@
+/* psc.c's part of a schedule's world (world.h): its types, declared
+ * here so that world.h can hold the part by value; only psc.c reads it. */
+#ifndef LOCKSTEP_EXPLORE_PSC_STATE_H
+#define LOCKSTEP_EXPLORE_PSC_STATE_H
+
+#include "model.h"
+
+#define PSC_NODES 64
+typedef uint64_t set; /* a set of nodes; a relation is set[PSC_NODES], row a: the nodes a relates to */
+
+/* One atomic event as the check sees it. */
+typedef struct psc_node {
+    const event *e;
+    bool read, write, fence, sc;
+    int reads_from; /* node index; -1: a store that is no node (an initial value) */
+    int rf_event;   /* the event it read, -1 the initial value */
+    uint32_t epoch;
+    vclock clock;
+} psc_node;
+
+typedef struct psc_graph {
+    psc_node n[PSC_NODES];
+    int count;
+    set sb[PSC_NODES], hb[PSC_NODES], mo[PSC_NODES], rf[PSC_NODES], fr[PSC_NODES], loc[PSC_NODES];
+} psc_graph;
+
+/* The check's state, its part of the world (world.h). */
+typedef struct psc_state {
+    bool seen_sc; /* a seq_cst access or fence has run in this schedule */
+    psc_graph g;  /* psc_allows' graph, rebuilt at each call */
+} psc_state;
+
+#endif /* LOCKSTEP_EXPLORE_PSC_STATE_H */
