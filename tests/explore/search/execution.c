@@ -63,32 +63,27 @@ static int32_t name_of(int i)
  * was made (event.before: the store it went just before, -1 last), as a
  * list per object: for each store, the one just before it. */
 
-typedef struct tail {
-    const volatile void *obj;
-    int last; /* the newest store in mo */
-} tail;
-
-static tail *tail_of(tail *tails, int *ntails, const volatile void *obj)
+static mo_tail *tail_of(int *ntails, const volatile void *obj)
 {
+    mo_tail *tails = st()->tails;
     for (int i = 0; i < *ntails; ++i)
         if (tails[i].obj == obj)
             return &tails[i];
-    if (*ntails == MAX_EVENTS_SEEN)
+    if (*ntails == MAX_EVENTS)
         return &tails[0];
-    tails[*ntails] = (tail){obj, -1};
+    tails[*ntails] = (mo_tail){obj, -1};
     return &tails[(*ntails)++];
 }
 
 static void rebuild_mo(int n)
 {
-    static tail tails[MAX_EVENTS_SEEN];
     int ntails = 0;
     for (int i = 0; i < n; ++i) {
         st()->mo_prev[i] = -1;
         const event *e = event_at(i);
         if (!e->stores || (e->kind != EV_ATOMIC && e->kind != EV_INIT))
             continue;
-        tail *t = tail_of(tails, &ntails, e->obj);
+        mo_tail *t = tail_of(&ntails, e->obj);
         if (e->kind == EV_INIT) { /* a location's history starts again here */
             t->last = i;
             continue;
@@ -105,8 +100,8 @@ static void rebuild_mo(int n)
 uint64_t execution_signature(void)
 {
     int n = event_count();
-    if (n > MAX_EVENTS_SEEN)
-        n = MAX_EVENTS_SEEN;
+    if (n > MAX_EVENTS)
+        n = MAX_EVENTS;
     int32_t steps[THREADS] = {0};
     for (int i = 0; i < n; ++i) {
         const event *e = event_at(i);
