@@ -41,10 +41,10 @@ static const char *where(const block *b, char *buf, size_t size)
     return buf;
 }
 
-static const char *who(int thread)
+/* A thread's name, "T1 awaiter", written into the caller's buffer. */
+static const char *who(int thread, char *buf, size_t size)
 {
-    static char buf[80];
-    return thread == EXPLORE_MAIN ? "the main thread" : name_thread(thread, buf, sizeof buf);
+    return thread == EXPLORE_MAIN ? "the main thread" : name_thread(thread, buf, size);
 }
 
 /* Where a free was: "task.c:48", or common/'s (lockstep_coro_destroy's). */
@@ -73,18 +73,17 @@ void memcheck_describe(const block *b, char *buf, size_t size)
 /* The use of a freed block: its event and the free's are the failure's. */
 static _Noreturn void freed_fail(int thread, const block *b, const explore_site *site, const char *what)
 {
-    char desc[200], by[80];
+    char desc[200], by[80], user[80];
     memcheck_describe(b, desc, sizeof desc);
     const event *f = event_at(b->free_event);
-    snprintf(by, sizeof by, "%s", who(f->thread));
     event *use = event_silent(EV_USE, thread, site);
     use->obj = b->p;
     snprintf(use->text, sizeof use->text, "use after free: %s", what);
     fail_blame(f);
     fail_blame(use);
     char at[64];
-    explore_fail("use after free", "%s %s %s, which %s freed (trace line %d, %s)", who(thread), what, desc, by,
-                 f->line, free_site(f, at, sizeof at));
+    explore_fail("use after free", "%s %s %s, which %s freed (trace line %d, %s)", who(thread, user, sizeof user),
+                 what, desc, who(f->thread, by, sizeof by), f->line, free_site(f, at, sizeof at));
 }
 
 void alloc_check_use(int thread, const volatile void *obj, const char *verb, const explore_site *site,
@@ -122,7 +121,7 @@ void memcheck_trap(void *frame)
 
 void memcheck_double_free(int thread, const block *b, const explore_site *site)
 {
-    char what[200], at[64] = "lockstep_free", at1[64];
+    char what[200], at[64] = "lockstep_free", at1[64], by[80];
     if (site)
         snprintf(at, sizeof at, "%s:%d", base_name(site->file), site->line);
     memcheck_describe(b, what, sizeof what);
@@ -133,7 +132,7 @@ void memcheck_double_free(int thread, const block *b, const explore_site *site)
     fail_blame(first);
     fail_blame(again);
     explore_fail("double free", "%s frees %s a second time; %s freed it at %s (trace line %d)", at, what,
-                 who(first->thread), free_site(first, at1, sizeof at1), first->line);
+                 who(first->thread, by, sizeof by), free_site(first, at1, sizeof at1), first->line);
 }
 
 /* ---- leaks ------------------------------------------------------------------------- */

@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *who(void)
+/* Which thread crashed, written into the caller's buffer. */
+static const char *who(char *buf, size_t size)
 {
-    static char buf[80];
     int t = thread_self();
     if (t == EXPLORE_MAIN)
         return "the main thread";
-    snprintf(buf, sizeof buf, "T%d %s", t, thread_name(t));
+    snprintf(buf, size, "T%d %s", t, thread_name(t));
     return buf;
 }
 
@@ -27,14 +27,20 @@ static const char *who(void)
 static void on_crash(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
+    /* The name goes on this handler's own stack, neither in a static nor
+     * in the world: the signal arrives on whichever thread faulted, maybe
+     * in the middle of changing the world, and a buffer on its own stack
+     * is memory nothing else writes, so a crash on another thread, or in
+     * this handler, cannot overwrite it. */
+    char name[80];
     char *addr = info->si_addr;
     if (sig == SIGABRT)
         explore_fail("assert", "a library assert failed (the C library printed its message on stderr)");
     if (alloc_is_poison(addr))
         explore_fail("use after free", "%s crashed (%s at %p) using a pointer it read out of a freed block (freed "
-                     "blocks are filled with the address %p; see the last 'free' line above)", who(),
+                     "blocks are filled with the address %p; see the last 'free' line above)", who(name, sizeof name),
                      strsignal(sig), (void *)addr, alloc_poison());
-    explore_fail("crash", "%s crashed: %s at address %p", who(), strsignal(sig), (void *)addr);
+    explore_fail("crash", "%s crashed: %s at address %p", who(name, sizeof name), strsignal(sig), (void *)addr);
 }
 
 void explore_install_crash_handlers(void)
