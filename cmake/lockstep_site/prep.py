@@ -176,29 +176,33 @@ def text_word(word, cut_any):
     return word
 
 
-def is_long_code(span):
-    """A code span (with its backticks) of LONG_NAME characters or more."""
-    return len(span.strip("`")) >= LONG_NAME
+def text_part(text, cut_any, code_next):
+    """A stretch of a table row's text: its long names made breakable; in a
+    first cell, a break after a slash before a code span (`waiter`/`waiting`)
+    or a parenthesis before a long one ((`lambda_complete`)). CODE_NEXT: the
+    code span that follows, with its backticks, or None."""
+    text = re.sub(r"\S+", lambda m: text_word(m.group(0), cut_any), text)
+    if code_next and (text.endswith("/") or text.endswith("(") and len(code_next.strip("`")) >= LONG_NAME):
+        text += BREAK
+    return text
 
 
 def break_long_names(line, api=True):
     """A table row's long names (in its code spans or its text) made
-    breakable, and in its first cell a slash before a code span and a
-    parenthesis before a long one (`waiter`/`waiting`, (`lambda_complete`));
-    other lines unchanged. API: the page has an API Doxygen links names to."""
+    breakable; other lines unchanged. API: the page has an API Doxygen links
+    names to (a step's page), so that a bare identifier is cut in the first
+    cell only."""
     if not line.lstrip().startswith("|"):
         return line
-    parts, cell = spans(line), 0
-    out = []
+    parts, cell, out = spans(line), 0, []
     for k, (is_code, t) in enumerate(parts):
         code = t[1:-1] if is_code and not t.startswith("``") else ""
         if code and needs_breaks(code, cell == 1 or not api):
             t = breakable(code, cell == 1 or not api)
         elif not is_code:
             cell += t.count("|")
-            t = re.sub(r"\S+", lambda m: text_word(m.group(0), cell == 1 or not api), t)
-            if cell == 1 and k < len(parts) - 1 and (t.endswith("/") or t.endswith("(") and is_long_code(parts[k + 1][1])):
-                t += BREAK
+            code_next = parts[k + 1][1] if k + 1 < len(parts) and cell == 1 else None
+            t = text_part(t, cell == 1 or not api, code_next)
         out.append(t)
     return "".join(out)
 
