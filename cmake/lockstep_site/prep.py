@@ -8,7 +8,8 @@ link is escaped (Doxygen makes `file:line` an href); a code span naming a
 source file the site shows (`src/task.c`, `event.c:55`) becomes a link to
 its source page, line anchor included; a quoted explorer trace becomes a
 table; each memory-model term is linked to the glossary at its first use;
-a long name in a table cell may wrap after its dots and underscores.
+a long name in a table cell gets break points after its dots and
+underscores (where a phone's narrow column may wrap it).
 """
 import html
 import posixpath
@@ -131,12 +132,12 @@ def prep_line(line, sources, page_dir):
 # Doxygen shows as the span, when it holds nothing Doxygen would read as
 # markup (a backslash but \|, @, a quote, a word starting with * or _; a ~
 # before a name, a destructor to Doxygen, which then prints the name's
-# marks as text, is kept apart from it by an empty <em>). A
-# name that fits a phone's first column is left whole. On a step's page a
-# bare identifier is cut only in a row's first cell, the sticky column a
-# phone needs narrow: elsewhere Doxygen may link it to its API page
-# (`awaitable_event_node`), which it cannot do once the name is in parts. A
-# course page (at the site's root) has no API for Doxygen to link to.
+# marks as text, is kept apart from it by an empty <em>). A name that fits
+# a phone's first column is left whole. On a step's page a bare identifier
+# is cut only in a row's first cell, the sticky column a phone needs
+# narrow: elsewhere Doxygen may link it to its API page
+# (`awaitable_event_node`), which it cannot do once the name is in parts.
+# A course page (at the site's root) has no API for Doxygen to link to.
 BREAK = "<small></small>"
 PLAIN_CODE = re.compile(r"(?:[A-Za-z0-9_./:<>(){}\[\],;=!&*'+→~ -]|\\\|)+")
 BREAK_AFTER = re.compile(r"(?:(?<=[._/<(])|(?<=::))(?=[A-Za-z0-9]\w{3})")  # (not before a file's .c)
