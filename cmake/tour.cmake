@@ -54,3 +54,10 @@ add_custom_target(tour
   USES_TERMINAL
   VERBATIM
   COMMENT "Benchmark tour: every workload on every step")
+
+# tour.py's own test (tests/bench/test_tour.py): its noise mark and its
+# busy-machine headline on made-up timings; it runs no benchmark.
+if(Python3_EXECUTABLE AND lockstep_with_tests)
+  add_test(NAME bench.tour_noise COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/bench/test_tour.py")
+  set_tests_properties(bench.tour_noise PROPERTIES LABELS "bench;unit")
+endif()

@@ -7,7 +7,9 @@ become curly ones (Doxygen reads nothing inside "..."); a "file:" that is no
 link is escaped (Doxygen makes `file:line` an href); a code span naming a
 source file the site shows (`src/task.c`, `event.c:55`) becomes a link to
 its source page, line anchor included; a quoted explorer trace becomes a
-table; each memory-model term is linked to the glossary at its first use.
+table; each memory-model term is linked to the glossary at its first use;
+a long name in a table cell gets break points after its dots and
+underscores (where a phone's narrow column may wrap it).
 """
 import html
 import posixpath
@@ -118,6 +120,109 @@ def prep_line(line, sources, page_dir):
     return "".join(out)
 
 
+# A long name in a table cell (an explorer scenario,
+# `sequencer.queue_vs_queue_vs_completion_then_destroy`) would hold its
+# column as wide as itself: on a phone, a sticky first column as wide as the
+# screen, the figures scrolling under it. It may wrap after a dot, an
+# underscore, a slash, a ::, a < or a (, never inside a word: each such point
+# gets an empty <small>, which docs/lockstep.css gives a zero-width space
+# (a break a copy of the name leaves out). Doxygen 1.9 drops <wbr>, and in
+# a link's text it keeps no <span> and no attribute: an empty <small> is the
+# one mark it keeps everywhere. The code span becomes HTML <code>, which
+# Doxygen shows as the span, when it holds nothing Doxygen would read as
+# markup (a backslash but \|, @, a quote, a word starting with * or _; a ~
+# before a name, a destructor to Doxygen, which then prints the name's
+# marks as text, is kept apart from it by an empty <em>). A name that fits
+# a phone's first column is left whole. On a step's page a bare identifier
+# is cut only in a row's first cell, the sticky column a phone needs
+# narrow: elsewhere Doxygen may link it to its API page
+# (`awaitable_event_node`), which it cannot do once the name is in parts.
+# A course page (at the site's root) has no API for Doxygen to link to.
+BREAK = "<small></small>"
+PLAIN_CODE = re.compile(r"(?:[A-Za-z0-9_./:<>(){}\[\],;=!&*'+→~ -]|\\\|)+")
+BREAK_AFTER = re.compile(r"(?:(?<=[._/<(])|(?<=::))(?=[A-Za-z0-9]\w{3})")  # (not before a file's .c)
+LONG_WORD, LONG_NAME = 16, 12
+
+
+def is_long(word, cut_any):
+    """A word to cut: a name with a dot, slash, ::, < or ( of LONG_NAME
+    characters or more; any word of LONG_WORD where CUT_ANY (a row's first
+    cell, a course page)."""
+    if re.search(r"[./:<(]", word):
+        return len(word) >= LONG_NAME
+    return cut_any and len(word) >= LONG_WORD
+
+
+def breakable(code, cut_any):
+    """CODE (a code span's text) as <code>, a break opportunity after each
+    dot, underscore, slash, ::, < or ( inside its long words."""
+    def word(w):
+        parts = BREAK_AFTER.split(w) if is_long(w, cut_any) else [w]
+        return BREAK.join(html.escape(p, quote=False) for p in parts)
+    text = "".join(word(w) for w in re.split(r"(\s+)", code))
+    return "<code>" + re.sub(r"~(?=\w)", "~<em></em>", text) + "</code>"
+
+
+def needs_breaks(code, cut_any):
+    """A code span's text with a long word in it, and nothing Doxygen would read as markup."""
+    words = code.split()
+    return (PLAIN_CODE.fullmatch(code) is not None and not any(w.startswith(("_", "*")) for w in words)
+            and any(is_long(w, cut_any) and BREAK_AFTER.search(w) for w in words))
+
+
+def text_word(word, cut_any):
+    """A word of a table row's text (not code): a long name (sequencer_chain/1000) made breakable."""
+    if re.fullmatch(r"[A-Za-z0-9_./]+", word) and is_long(word, cut_any):
+        return BREAK.join(BREAK_AFTER.split(word))
+    return word
+
+
+def text_part(text, cut_any, code_next):
+    """A stretch of a table row's text: its long names made breakable; in a
+    first cell, a break after a slash before a code span (`waiter`/`waiting`)
+    or a parenthesis before a long one ((`lambda_complete`)). CODE_NEXT: the
+    code span that follows, with its backticks, or None."""
+    text = re.sub(r"\S+", lambda m: text_word(m.group(0), cut_any), text)
+    if code_next and (text.endswith("/") or text.endswith("(") and len(code_next.strip("`")) >= LONG_NAME):
+        text += BREAK
+    return text
+
+
+def break_long_names(line, api=True):
+    """A table row's long names (in its code spans or its text) made
+    breakable; other lines unchanged. API: the page has an API Doxygen links
+    names to (a step's page), so that a bare identifier is cut in the first
+    cell only."""
+    if not line.lstrip().startswith("|"):
+        return line
+    parts, cell, out = spans(line), 0, []
+    for k, (is_code, t) in enumerate(parts):
+        code = t[1:-1] if is_code and not t.startswith("``") else ""
+        if code and needs_breaks(code, cell == 1 or not api):
+            t = breakable(code, cell == 1 or not api)
+        elif not is_code:
+            cell += t.count("|")
+            code_next = parts[k + 1][1] if k + 1 < len(parts) and cell == 1 else None
+            t = text_part(t, cell == 1 or not api, code_next)
+        out.append(t)
+    return "".join(out)
+
+
+def table_rows_broken(lines, api):
+    """Every table row's long names made breakable, outside code blocks and \\htmlonly blocks."""
+    out, fence, raw = [], None, False
+    for line in lines:
+        m = re.match(r"^\s*(```+|~~~+)", line)
+        if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
+            fence = None if fence else m.group(1)
+        elif "\\htmlonly" in line or raw:
+            raw = "\\endhtmlonly" not in line
+        elif fence is None:
+            line = break_long_names(line, api)
+        out.append(line)
+    return out
+
+
 def prep(path, page_dir, entries):
     """Rewrites the page at path (its directory from the site's root: page_dir); entries are
     the source pages its code spans may name, SITE_PATH=DISK, +SITE_PATH=DISK for its own step."""
@@ -144,4 +249,5 @@ def prep(path, page_dir, entries):
     out += block if fence is not None else []
     if path.name != "glossary.md":  # each memory-model term linked at its first use
         out = docs_glossary.link_lines(out, posixpath.relpath("glossary.html", page_dir))
+    out = table_rows_broken(out, page_dir != ".")  # (last: the glossary would link a term inside a name's parts)
     path.write_text("\n".join(out), encoding="utf-8")

@@ -6,7 +6,7 @@ was built, interleaved: for each workload, one run (one process) of each
 column in turn, --runs rounds, each round starting one column further on.
 A burst of load then lands on every column alike, instead of on the five
 runs of one column, so that the spread of a cell's runs, and the `*` that
-flags a wide one, say how far its median can be trusted. Each timed run is
+flags a noisy one (NOISY_PERCENT), say how far its median can be trusted. Each timed run is
 of a fresh copy of its program (Runner says why).
 
 Prints, at the start, what the operations the workloads are made of cost on
@@ -319,26 +319,45 @@ def run_interleaved(runner, names, columns, programs, runs, n):
 
 # ---- each cell: median, spread --------------------------------------------------------
 
+# A cell is noisy (marked *) when the middle half of its runs, from its
+# first quartile to its third, spans more than NOISY_PERCENT of its median.
+# Not the fastest to the slowest run: that range only widens with more runs
+# (one run in twenty that met a timer interrupt or a cold page widens it,
+# however the other nineteen agree), so that 21 runs on an idle machine
+# marked nearly every cell. The quartiles move with the runs' typical
+# spread, whatever their number.
+NOISY_PERCENT = 10
+
+
+def quartile(v, k):
+    """The k-th quartile (k = 1, 2, 3) of the sorted runs v: linear between
+    the two runs nearest to it, in v's units."""
+    i, r = divmod((len(v) - 1) * k, 4)
+    return v[i] if r == 0 else v[i] + (v[i + 1] - v[i]) * r // 4
+
+
 @dataclass
 class Stats:
-    """A timed cell's median, fastest and slowest run, in 1/100 ns."""
+    """A timed cell's median, fastest and slowest run and quartiles, in 1/100 ns."""
     med: int
     min: int
     max: int
+    q1: int
+    q3: int
 
     def spread(self):
         return f"{from_fixed(self.min, 2, 1)}-{from_fixed(self.max, 2, 1)}"
 
     def noisy(self):
-        """Its runs spread over more than 10% of the median."""
-        return (self.max - self.min) * 100 // self.med > 10
+        """The middle half of its runs spans more than NOISY_PERCENT of the median."""
+        return (self.q3 - self.q1) * 100 > NOISY_PERCENT * self.med
 
 
 def stats_of(cell):
     if not cell.ran_ok():
         return None
     v = sorted(cell.ns)
-    return Stats(med=v[len(v) // 2], min=v[0], max=v[-1])
+    return Stats(med=v[len(v) // 2], min=v[0], max=v[-1], q1=quartile(v, 1), q3=quartile(v, 3))
 
 
 def cell_text(cell, st):
@@ -512,6 +531,11 @@ class Tour:
         return from_fixed(floor, 6, 1), from_fixed(st.med * 1000000 // floor, 2, 1)
 
 
+def busy(noisy, timed):
+    """Most cells noisy: the machine, not a cell, was busy."""
+    return noisy * 2 > timed
+
+
 def main_tables(report, tour):
     header = ["workload"] + tour.short
     report.say("")
@@ -523,12 +547,14 @@ def main_tables(report, tour):
     timed = [st for row in tour.stats for st in row if st and st.med > 0]
     noisy = sum(st.noisy() for st in timed)
     if noisy:
-        report.say(f"*: its {tour.runs} runs spread over more than 10% of the median (see the spread below).")
-    if noisy * 3 > len(timed):  # a busy machine: say so where the reader looks first
-        report.say(f"THE MACHINE WAS BUSY: {noisy} of {len(timed)} cells spread over more than 10%. Other programs "
-                   "took the CPUs in the middle of the timed passes, so every median is inflated and every ratio to "
-                   "the floor too. Trust a difference between two cells only where their spreads do not overlap, and "
-                   "run the tour again on a quiet machine for figures worth keeping.")
+        report.say(f"*: noisy: the middle half of its {tour.runs} runs (from the first quartile to the third) spans "
+                   f"more than {NOISY_PERCENT}% of the median. The middle half, not the fastest to the slowest run "
+                   "(the spread below): that range widens with every run added, however the others agree.")
+    if busy(noisy, len(timed)):  # say so where the reader looks first
+        report.say(f"THE MACHINE WAS BUSY: {noisy} of {len(timed)} cells noisy. Other programs took the CPUs in the "
+                   "middle of the timed passes, so every median is inflated and every ratio to the floor too. Trust "
+                   "a difference between two cells only where their spreads do not overlap, and run the tour again "
+                   "on a quiet machine for figures worth keeping.")
     report.say("-: the step lacks the component.")
     crash_notes(report, tour)
     report.say("")
@@ -647,7 +673,7 @@ def write_md(out_dir, when, report):
 
 def write_csv(out_dir, tour):
     head = ["workload", "column", "median_ns_per_op", "min_ns_per_op", "max_ns_per_op", "allocs_per_op", "runs", "n",
-            "status"] + COUNTED_KINDS + ["floor_ns", "ratio_to_floor"]
+            "status"] + COUNTED_KINDS + ["floor_ns", "ratio_to_floor", "q1_ns_per_op", "q3_ns_per_op"]
     lines = [",".join(head)]
     for w, name in enumerate(tour.names):
         for i, col in enumerate(tour.columns):
@@ -655,8 +681,9 @@ def write_csv(out_dir, tour):
             figures = [from_fixed(v, 2, 2) for v in (st.med, st.min, st.max)] if st else ["", "", ""]
             counts = [from_fixed(cell.counts[k], 4, 4) if tour.counted(w, i) else "" for k in COUNTED_KINDS]
             ratio = list(tour.ratio(w, i) or ("", ""))
+            quartiles = [from_fixed(v, 2, 2) for v in (st.q1, st.q3)] if st else ["", ""]
             lines.append(",".join([name, col] + figures + [cell.allocs, str(tour.runs), str(tour.n), csv_status(cell)]
-                                  + counts + ratio))
+                                  + counts + ratio + quartiles))
     (out_dir / "tour.csv").write_text("".join(line + "\n" for line in lines))
 
 

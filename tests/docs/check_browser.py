@@ -23,7 +23,13 @@ API page per step, and every source page; and fails on:
     stays in view (sticky); the source and diff pages' code may scroll in
     its own box,
   - a word of a table cell broken across two lines though it would fit on
-    one ("comple ted"): a cell wraps at spaces (and after - or /),
+    one ("comple ted"): a cell wraps at spaces (and after - or /), and a
+    long name at the break points the site's generator put in it (after a
+    dot, an underscore, a slash, a ::, a < or a (), nowhere else; a break
+    point anywhere else,
+  - on a phone (390 px), a table that scrolls in its box whose sticky first
+    column takes more than 45% of the box (the figures scroll under it,
+    out of reach), or holds a word wider than itself (it lies over them),
   - a source page whose line wraps on screen (the aligned columns of a
     comment table fall apart): its box scrolls sideways instead; printed,
     it wraps (below),
@@ -160,32 +166,108 @@ CHECK = r"""
   // A table's first column stays in view when the table scrolls (its cells
   // are sticky): the reader still sees which row is which.
   function firstColumnStays(table) {
-    var first = table.querySelector('tr > :first-child');
-    return !!first && getComputedStyle(first).position === 'sticky';
+    return firstColumn(table).length > 0;
+  }
+  // The cells of a table's first column the reader sees, if they are sticky.
+  function firstColumn(table) {
+    var cells = Array.prototype.filter.call(table.querySelectorAll('tr > :first-child'), shown);
+    return cells.length && getComputedStyle(cells[0]).position === 'sticky' ? cells : [];
+  }
+  // A table cell's text as one string, with where each character lies
+  // (text node, offset); a long name's break point (an empty <small> that
+  // lockstep_site/prep.py puts after a dot, an underscore, a slash, a ::, a
+  // < or a () is a \u200b there, lying nowhere. A break point anywhere else
+  // is a problem.
+  function cellText(cell, out) {
+    var text = '', at = [];
+    (function walk(n) {
+      n.childNodes.forEach(function (c) {
+        if (c.nodeType === Node.TEXT_NODE) {
+          for (var i = 0; i < c.data.length; i++) { text += c.data[i]; at.push([c, i]); }
+        } else if (c.nodeType === Node.ELEMENT_NODE && c.matches('small:empty')) {
+          if (!/([._\/<(]|::)$/.test(text))
+            out.push('a break point in a name not after a dot, an underscore, a slash, a ::, a < or a (: "' +
+                     (text + '|').slice(-40) + '"');
+          text += '\u200b'; at.push(null);
+        } else if (c.nodeType === Node.ELEMENT_NODE) {
+          walk(c);
+        }
+      });
+    })(cell);
+    return {text: text, at: at};
+  }
+  // The lines the characters at[from..to) are laid out on: 1 if they lie on
+  // one, and their width.
+  function linesOf(at, from, to) {
+    var rects = [], range = document.createRange(), i = from;
+    while (i < to) {  // one range per text node the word has a part in
+      var node = at[i][0], j = i;
+      while (j < to && at[j] && at[j][0] === node) j++;
+      range.setStart(node, at[i][1]);
+      range.setEnd(node, at[j - 1][1] + 1);
+      Array.prototype.push.apply(rects, Array.prototype.slice.call(range.getClientRects()));
+      i = j;
+    }
+    var first = rects[0], lines = rects.length ? 1 : 0, wide = 0;
+    rects.forEach(function (r) {
+      wide += r.width;
+      if (r.top > first.top + first.height / 2) { lines++; first = r; }
+    });
+    return {lines: lines, wide: wide};
   }
   // A word of a table cell split over two lines though it fits on one: the
   // cell's text broke mid-word ("comple ted") instead of at a space. Words
-  // are split at - and / too, where a browser may break a line.
+  // are split at - and / too, where a browser may break a line, and at a
+  // long name's break points (cellText), the only places a name may wrap.
   function brokenWords(out, width) {
     var seen = 0;
     document.querySelectorAll(KINDS[2][1]).forEach(function (t) {
       if (seen >= 5 || !shown(t)) return;
-      var walk = document.createTreeWalker(t, NodeFilter.SHOW_TEXT), node, range = document.createRange();
-      while ((node = walk.nextNode()) && seen < 5) {
-        var word = /[^\s\-\/\u2014]{2,}/g, m;
-        while ((m = word.exec(node.data)) && seen < 5) {
-          range.setStart(node, m.index);
-          range.setEnd(node, m.index + m[0].length);
-          var rects = range.getClientRects(), tops = new Set(), wide = 0;
-          for (var i = 0; i < rects.length; i++) { tops.add(Math.round(rects[i].top)); wide += rects[i].width; }
-          var cell = node.parentElement.closest('td, th');
-          if (tops.size > 1 && cell && wide <= cell.clientWidth) {
+      t.querySelectorAll('td, th').forEach(function (cell) {
+        if (seen >= 5) return;
+        var c = cellText(cell, out), word = /[^\s\-\/\u2014\u200b]{2,}/g, m;
+        while ((m = word.exec(c.text)) && seen < 5) {
+          var laid = linesOf(c.at, m.index, m.index + m[0].length);
+          if (laid.lines > 1 && laid.wide <= cell.clientWidth) {
             seen++;
             out.push('a word broken across lines in a table cell at ' + width + ' px: "' + m[0].slice(0, 40) +
-                     '" (' + Math.round(wide) + ' px, its cell is ' + cell.clientWidth + ' px): ' + name(t));
+                     '" (' + Math.round(laid.wide) + ' px, its cell is ' + cell.clientWidth + ' px): ' + name(t));
           }
         }
-      }
+      });
+    });
+  }
+  // The heading a thing is under, for naming it.
+  function headingOf(el) {
+    var found = null;
+    document.querySelectorAll('div.contents h1, div.contents h2, div.contents h3, div.contents h4, main h1, main h2')
+      .forEach(function (h) { if (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) found = h; });
+    return found ? ' (under "' + found.textContent.trim().replace(/\s+/g, ' ').slice(0, 50) + '")' : '';
+  }
+  // On a phone, a table that scrolls in its box keeps its first column in
+  // view (sticky), and that column leaves room for the figures scrolling
+  // under it: it takes at most STICKY_SHARE of the box's width, and no cell
+  // of it holds a word wider than itself (the word would lie over the
+  // figures).
+  var STICKY_SHARE = 0.45;
+  function stickyColumnRoom(out, width) {
+    if (width >= 600) return;
+    document.querySelectorAll(KINDS[2][1]).forEach(function (t) {
+      var box = shown(t) && firstColumnStays(t) && hides(t);
+      if (!box) return;
+      var widest = 0, over = null;
+      firstColumn(t).forEach(function (c) {
+        widest = Math.max(widest, c.getBoundingClientRect().width);
+        if (!over && c.scrollWidth > c.clientWidth + 1) over = c;
+      });
+      if (widest > box.clientWidth * STICKY_SHARE)
+        out.push('a wide table\'s sticky first column takes ' + Math.round(widest) + ' px of the ' + box.clientWidth +
+                 ' px its table scrolls in at ' + width + ' px (over ' + Math.round(STICKY_SHARE * 100) +
+                 '%: the figures scroll under it)' + headingOf(t) + ': ' + name(t));
+      if (over)
+        out.push('a word wider than the sticky first column at ' + width + ' px (' + over.scrollWidth + ' px in ' +
+                 over.clientWidth + ', it lies over the figures)' + headingOf(t) + ': "' +
+                 over.textContent.trim().slice(0, 60) + '"');
     });
   }
   // A source page's lines do not wrap on screen (a comment's aligned
@@ -386,7 +468,7 @@ CHECK = r"""
       pageWidth(out, width);
       sourceLines(out, width);
       diagramsScale(out, width);
-      if (course) { boxes(out, width); brokenWords(out, width); verdicts(out, width); }
+      if (course) { boxes(out, width); brokenWords(out, width); stickyColumnRoom(out, width); verdicts(out, width); }
       return graphs(out, width).then(function () {
         return JSON.stringify({problems: out, images: images, diagrams: diagrams, pager: pager()});
       });
