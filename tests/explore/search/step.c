@@ -22,8 +22,20 @@
  *     seq_cst load may read depends on it (p6: the last one before it in
  *     S, or one not seq_cst), so the order is part of what the search must
  *     vary (under RC11 they commute across locations: below);
- *   - both are mutex or condition-variable calls (any mutex: who holds
- *     which decides who can run);
+ *   - they are mutex or condition-variable calls on a common object
+ *     (mutex.c says which each call is on): the same mutex, whose holder
+ *     decides who can lock it and whose unlock synchronizes with the next
+ *     lock (clock.c), so that the order of its critical sections is part
+ *     of the execution; or the same condition variable, whose waiters
+ *     decide whom a signal wakes (and a signal enables the waiter's
+ *     relock). A condition wait is on both its mutex and its condition:
+ *     it unlocks the mutex and joins the waiters, then relocks. Calls on
+ *     different objects commute: each reads and changes only its own
+ *     objects, and none enables or disables a call on another (a lock
+ *     waits only for its own mutex). The plain code after a lock is part
+ *     of the step, as after an atomic operation: two steps whose plain
+ *     accesses conflict are ordered by happens-before, through steps that
+ *     are dependent, or are a data race (below);
  *   - either touches the scenario's own bookkeeping (its peeks, between
  *     explore_unchecked(true) and (false), which the race check leaves
  *     out, so happens-before does not order them) and one of the two
@@ -101,6 +113,13 @@ static bool overlap(const byte_ranges *a, const byte_ranges *b)
     return false;
 }
 
+/* Whether two mutex or condition calls are on a common object: the same
+ * mutex, or the same condition variable. */
+static bool sync_meet(const step *a, const step *b)
+{
+    return (a->obj && a->obj == b->obj) || (a->cond && a->cond == b->cond);
+}
+
 /* Whether one step writes a byte of plain memory the other reads or
  * writes (NULL: a footprint not known, which may). */
 static bool conflict(const footprint *a, const footprint *b)
@@ -121,7 +140,7 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
     if (ran->kind == STEP_LOCAL || asleep->kind == STEP_LOCAL)
         return STEP_KEEP;
     if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
-        return ran->kind == asleep->kind ? STEP_WAKE : STEP_KEEP;
+        return ran->kind == asleep->kind && sync_meet(ran, asleep) ? STEP_WAKE : STEP_KEEP;
     if (!free_mo && ((ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran))))
         return STEP_WAKE;
     if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
