@@ -16,12 +16,6 @@
  *     write (a compare-exchange or read-modify-write counts as a write even
  *     when it will fail): the order decides what the read may read, or
  *     where each store goes in modification order (refined below);
- *   - under --model c11, a seq_cst step (an atomic operation or a fence)
- *     and any atomic step: C11's total order S of seq_cst operations
- *     (N1570 7.17.3p6) is the order they ran in, and which stores a
- *     seq_cst load may read depends on it (p6: the last one before it in
- *     S, or one not seq_cst), so the order is part of what the search must
- *     vary (under RC11 they commute across locations: below);
  *   - they are mutex or condition-variable calls on a common object
  *     (mutex.c says which each call is on): the same mutex, whose holder
  *     decides who can lock it and whose unlock synchronizes with the next
@@ -86,7 +80,12 @@
  * order it was built in; psc.c checks each choice against every cycle
  * through the new event, and the default choice (the newest store, the
  * last place) closes none, so two seq_cst steps on different locations
- * make the same graphs, and pass or fail the same, in either order. Under --model
+ * make the same graphs, and pass or fail the same, in either order. That
+ * holds under --model c11 too: the two models differ only in their
+ * release sequences (location.c), and under both, seq_cst is psc's (C11's
+ * total order S, N1570 7.17.3p6, is what RC11's psc repairs; the explorer
+ * never takes S to be the order steps ran in), so a seq_cst step commutes
+ * with a step on another location under either. Under --model
  * c11 a store may not split another thread's release sequence (N1570
  * 5.1.2.4p10: a store of another thread between two of its stores ends
  * it), and the model never places a store between two stores of such
@@ -97,8 +96,6 @@
  * executions.
  */
 #include "model.h"
-
-static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind == STEP_FENCE; }
 
 static bool overlap(const byte_ranges *a, const byte_ranges *b)
 {
@@ -141,8 +138,6 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
         return STEP_KEEP;
     if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
         return ran->kind == asleep->kind && sync_meet(ran, asleep) ? STEP_WAKE : STEP_KEEP;
-    if (!free_mo && ((ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran))))
-        return STEP_WAKE;
     if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
         return STEP_KEEP;
     if (!free_mo)
