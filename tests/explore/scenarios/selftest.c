@@ -450,7 +450,8 @@ static void peek_block(void *ctx)
  * search runs one schedule (own_mutexes). A signal names no mutex, but it
  * is dependent on a wait on its condition: the search must also run the
  * signal first, where the planted wait (no predicate, no loop) then waits
- * for a signal that already came (signal_before_wait). Both run the
+ * for a signal that already came (signal_before_wait); and two mutexes
+ * locked in opposite orders still deadlock (lock_order_inversion). All run the
  * reduced round alone (.exhaustive), as the peek tests above do.
  */
 static pthread_mutex_t g_own[2] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
@@ -470,6 +471,26 @@ static void lock_own(int i)
 }
 static void lock_own_0(void *ctx) { (void)ctx; lock_own(0); }
 static void lock_own_1(void *ctx) { (void)ctx; lock_own(1); }
+
+/* The planted bug: two mutexes locked in opposite orders. Each thread's
+ * first lock commutes with the other's (two mutexes); the second locks
+ * race, and the search must reverse them to find the deadlock. */
+static void lock_0_then_1(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g_own[0]);
+    pthread_mutex_lock(&g_own[1]);
+    pthread_mutex_unlock(&g_own[1]);
+    pthread_mutex_unlock(&g_own[0]);
+}
+static void lock_1_then_0(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g_own[1]);
+    pthread_mutex_lock(&g_own[0]);
+    pthread_mutex_unlock(&g_own[0]);
+    pthread_mutex_unlock(&g_own[1]);
+}
 
 static pthread_mutex_t g_wait_m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_wait_c = PTHREAD_COND_INITIALIZER;
@@ -553,6 +574,9 @@ const explore_scenario explore_scenarios[] = {
      .setup = block_setup, .check = check_nothing, .exhaustive = true},
     {.name = "own_mutexes", .min_step = 1, .about = "two threads, each locking its own mutex: one schedule",
      .nthreads = 2, .thread_names = {"a", "b"}, .threads = {lock_own_0, lock_own_1},
+     .setup = own_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "lock_order_inversion", .min_step = 1, .about = "two mutexes locked in opposite orders deadlock",
+     .nthreads = 2, .thread_names = {"a", "b"}, .threads = {lock_0_then_1, lock_1_then_0},
      .setup = own_setup, .check = check_nothing, .exhaustive = true},
     {.name = "signal_before_wait", .min_step = 1, .about = "a wait with no predicate deadlocks if the signal comes first",
      .nthreads = 2, .thread_names = {"waiter", "signaller"}, .threads = {wait_once, signal_once},
