@@ -209,7 +209,7 @@ void weaken_args(char *buf, size_t size);             /* " --weaken ..." for the
 enum step_kind {
     STEP_ATOMIC, /* an atomic operation on obj */
     STEP_FENCE,  /* atomic_thread_fence: only its own thread's, unless seq_cst */
-    STEP_SYNC,   /* a mutex or condition-variable call */
+    STEP_SYNC,   /* a mutex or condition-variable call on obj (the mutex) and cond */
     STEP_LOCAL,  /* plain code only: a thread's start */
     STEP_ANY,    /* unknown: a wait on a scenario's predicate */
 };
@@ -227,7 +227,8 @@ typedef struct footprint {
 } footprint;
 typedef struct step {
     enum step_kind kind;
-    const volatile void *obj;
+    const volatile void *obj; /* the atomic location; a mutex or condition call: the mutex (NULL: a signal) */
+    const void *cond;         /* a condition wait, its relock, a signal or broadcast: the condition variable */
     bool writes; /* it may store (a read-modify-write or compare-exchange may) */
     bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange); a mutex call: it locks (thread.c) */
     bool sc;     /* seq_cst */

@@ -23,10 +23,16 @@ static event *log_call(enum event_kind kind, int self, const explore_site *site,
     return e;
 }
 
-/* Every mutex and condition call is a step on it (step.c). */
-static step on(const void *obj)
+/* Every mutex and condition call is a step on the objects it reads or
+ * changes (step.c): the mutex m, whose holder decides who can lock it, and
+ * the condition variable c, whose waiters decide whom a signal wakes. A
+ * wait is two steps, each on both: the first unlocks m and joins c's
+ * waiters, the second (once signalled) relocks m. `scenario`, as every
+ * step not run yet: it may touch the scenario's bookkeeping (the search
+ * knows once it has run). */
+static step on(const pthread_mutex_t *m, const pthread_cond_t *c)
 {
-    return (step){.kind = STEP_SYNC, .obj = obj, .scenario = true};
+    return (step){.kind = STEP_SYNC, .obj = m, .cond = c, .scenario = true};
 }
 
 static void check(int self, const void *m, const explore_site *site, const char *verb)
@@ -42,7 +48,7 @@ int explore_mutex_lock(pthread_mutex_t *m, const explore_site *site)
         return pthread_mutex_lock(m);
     }
     thread_wants(self, m);
-    thread_wait_turn(self, on(m)); /* runnable only once m is free */
+    thread_wait_turn(self, on(m, NULL)); /* runnable only once m is free */
     thread_wants(self, NULL);
     check(self, m, site, "locks the mutex at");
     event *e = log_call(EV_LOCK, self, site, m);
@@ -58,7 +64,7 @@ int explore_mutex_unlock(pthread_mutex_t *m, const explore_site *site)
         clock_mutex_unlock(self, m);
         return pthread_mutex_unlock(m);
     }
-    thread_wait_turn(self, on(m));
+    thread_wait_turn(self, on(m, NULL));
     check(self, m, site, "unlocks the mutex at");
     thread_release(m);
     clock_mutex_unlock(self, m);
@@ -73,13 +79,13 @@ int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const explore_site 
     int self = thread_self();
     if (self == EXPLORE_MAIN)
         return pthread_cond_wait(c, m);
-    thread_wait_turn(self, on(c));
+    thread_wait_turn(self, on(m, c));
     thread_release(m);
     clock_mutex_unlock(self, m); /* waiting unlocks the mutex... */
     pthread_mutex_unlock(m);
     log_call(EV_WAIT, self, site, c);
     thread_waits(self, c, m);
-    thread_wait_turn(self, on(m));
+    thread_wait_turn(self, on(m, c));
     thread_wants(self, NULL);
     event *e = log_call(EV_WOKEN, self, site, c);
     thread_hold(m, self, event_index(e));
@@ -92,7 +98,7 @@ static int wake(pthread_cond_t *c, bool all, const explore_site *site)
     int self = thread_self();
     if (self == EXPLORE_MAIN)
         return all ? pthread_cond_broadcast(c) : pthread_cond_signal(c);
-    thread_wait_turn(self, on(c));
+    thread_wait_turn(self, on(NULL, c));
     event *e = log_call(all ? EV_BROADCAST : EV_SIGNAL, self, site, c);
     e->woken = thread_wake(c, all);
     return 0;

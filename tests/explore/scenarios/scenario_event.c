@@ -60,21 +60,14 @@ struct event_context {
     int awaits[MAX_WAITERS]; /* awaits each waiter finished */
     int order[2 * MAX_WAITERS], norder; /* who set() resumed, in order */
     bool started[MAX_WAITERS];
-    int started_on[MAX_WAITERS]; /* the thread that started it */
     int nwaiters; /* the waiter frames the setup makes (4: set_vs_four_awaits_on_two_threads) */
     waiter_frame *waiters[MAX_WAITERS];
     bool set_called;
     int set_thread;
-    /* For FIFO across threads: a clock that ticks at each waiter's start and at
-     * each successful suspension. A waiter whose await_suspend had returned true
-     * before another waiter even started arrived first, whatever the threads. */
-    int clock; /* ticked by every waiter thread (explore_tick) */
-    /* Whether the waiters tick the clock. The search orders the ticks against
-     * each other (step.c): with four waiters that multiplies the schedules, so
-     * that scenario leaves the clock out and checks FIFO per thread only. */
-    bool clocked;
-    int began_at[MAX_WAITERS];     /* its (first) await began */
-    int suspended_at[MAX_WAITERS]; /* its (first) await_suspend returned true, or -1 */
+    /* For FIFO order, in the execution's terms (note_arrival says why). */
+    int suspending[MAX_WAITERS];          /* 1 once its first await_suspend is about to begin */
+    unsigned arrived_before[MAX_WAITERS]; /* bit x: waiter x's `suspending` happened before its own
+                                             first await_suspend returned true */
 };
 
 const size_t explore_context_size = sizeof(event_context);
@@ -87,15 +80,12 @@ const explore_field explore_context_fields[] = {
     {offsetof(event_context, order), sizeof ((event_context *)0)->order, "order"},
     {offsetof(event_context, norder), sizeof ((event_context *)0)->norder, "norder"},
     {offsetof(event_context, started), sizeof ((event_context *)0)->started, "started"},
-    {offsetof(event_context, started_on), sizeof ((event_context *)0)->started_on, "started_on"},
     {offsetof(event_context, nwaiters), sizeof ((event_context *)0)->nwaiters, "nwaiters"},
     {offsetof(event_context, waiters), sizeof ((event_context *)0)->waiters, "waiters"},
     {offsetof(event_context, set_called), sizeof ((event_context *)0)->set_called, "set_called"},
     {offsetof(event_context, set_thread), sizeof ((event_context *)0)->set_thread, "set_thread"},
-    {offsetof(event_context, clock), sizeof ((event_context *)0)->clock, "clock"},
-    {offsetof(event_context, clocked), sizeof ((event_context *)0)->clocked, "clocked"},
-    {offsetof(event_context, began_at), sizeof ((event_context *)0)->began_at, "began_at"},
-    {offsetof(event_context, suspended_at), sizeof ((event_context *)0)->suspended_at, "suspended_at"},
+    {offsetof(event_context, suspending), sizeof ((event_context *)0)->suspending, "suspending"},
+    {offsetof(event_context, arrived_before), sizeof ((event_context *)0)->arrived_before, "arrived_before"},
 };
 const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
 
@@ -115,6 +105,45 @@ static void check_continuation(const waiter_frame *f)
                                   : "await_ready said signaled");
 }
 
+/*
+ * Which waiter arrived first, as the execution holds it. The model has no
+ * real-time order (RC11 has none): "A suspended before B began" is an
+ * order of the schedule, not of the execution, and a check that reads it
+ * makes the search run each order of the two waiters' steps. What the
+ * execution holds is happens-before. Each waiter writes `suspending` just
+ * before its first await_suspend; once that await_suspend has returned
+ * true (the waiter is in the event's list), the waiter asks, with
+ * explore_read_settled, which other waiters' `suspending` happens before
+ * it. If waiter X's does, and both suspended, X's push came first:
+ *
+ *   - steps 04-06 (the mutex): the only way X's thread reaches this one
+ *     before it returns is program order (one thread) or a chain of
+ *     unlock-to-lock edges into this waiter's lock (5.1.2.4p6); X's write
+ *     comes just before X's own lock, so X's critical section came before
+ *     this one's, and X's push with it;
+ *   - steps 07-09 (the lock-free list): this waiter's acquires are its
+ *     loads of `state` before its compare-exchange; one that reads X's
+ *     release push, or a later read-modify-write in its release sequence
+ *     (5.1.2.4p10: every later push and set() is one), synchronizes with
+ *     it (p11), and a load that read X's push or one after it precedes
+ *     this push in modification order (read-write coherence, p17).
+ *
+ * And the other way round: a push before this one makes X's write happen
+ * before it, by the same edges. So "X's write happens before" is exactly
+ * "X arrived first" for two waiters that suspended, on one thread or two,
+ * and set() must resume X first. The question is one of the execution:
+ * the same in every schedule that makes it, so the step that asks stays
+ * independent of the other threads' steps (step.c).
+ */
+static void note_arrival(event_context *c, int id)
+{
+    for (int x = 0; x < c->nwaiters; ++x) {
+        int v;
+        if (x != id && explore_read_settled(&c->suspending[x], &v) && v)
+            c->arrived_before[id] |= 1u << x;
+    }
+}
+
 static lockstep_coro *waiter_resume(lockstep_coro *self)
 {
     waiter_frame *f = (waiter_frame *)self;
@@ -128,9 +157,11 @@ static lockstep_coro *waiter_resume(lockstep_coro *self)
         if (!awaitable_event_await_ready(f->ev, &f->aw)) {
             f->suspended = true; /* written before self is published */
             int id = f->id; /* once suspended, the frame may be gone: touch nothing of it */
+            bool first = !c->suspending[id];
+            c->suspending[id] = 1; /* (written once: its first await) */
             if (awaitable_event_await_suspend(f->ev, &f->aw, self)) {
-                if (c->clocked && c->suspended_at[id] < 0) /* no scheduling point since the push */
-                    c->suspended_at[id] = explore_tick(&c->clock);
+                if (first)
+                    note_arrival(c, id);
                 return NULL;
             }
             f->suspended = false; /* set meanwhile */
@@ -198,10 +229,9 @@ bool explore_decode(const char *field, const volatile void *obj, uintptr_t v, ch
 }
 
 /* The event, and n waiter frames (A, B, ...), not started yet. */
-static void make_waiters(event_context *c, int n, bool clocked)
+static void make_waiters(event_context *c, int n)
 {
     c->nwaiters = n;
-    c->clocked = clocked;
     c->ev = lockstep_alloc(sizeof *c->ev);
     if (!c->ev || awaitable_event_init(c->ev) != 0)
         explore_fail("setup", "could not make the event");
@@ -210,13 +240,11 @@ static void make_waiters(event_context *c, int n, bool clocked)
     c->norder = 0;
     c->set_called = false;
     c->set_thread = NO_SETTER;
-    c->clock = 0;
     for (int i = 0; i < c->nwaiters; ++i) {
         c->awaits[i] = 0;
         c->started[i] = false;
-        c->started_on[i] = -1;
-        c->began_at[i] = -1;
-        c->suspended_at[i] = -1;
+        c->suspending[i] = 0;
+        c->arrived_before[i] = 0;
         waiter_frame *f = (waiter_frame *)lockstep_coro_new(sizeof *f, waiter_resume, waiter_destroy);
         if (!f)
             explore_fail("setup", "could not make a waiter");
@@ -232,9 +260,6 @@ static void start_waiter(event_context *c, int i)
 {
     explore_note("%s: co_await event", g_names[i]);
     c->started[i] = true;
-    c->started_on[i] = explore_self();
-    if (c->clocked)
-        c->began_at[i] = explore_tick(&c->clock);
     lockstep_coro_resume(&c->waiters[i]->coro);
 }
 
@@ -290,21 +315,15 @@ static void check_waiters(event_context *c, int expected_awaits, bool fifo_by_id
         if (fifo_by_id && c->order[k - 1] > c->order[k])
             explore_fail("FIFO order", "set() resumed %s before %s, which arrived first", g_names[c->order[k - 1]],
                          g_names[c->order[k]]);
-    /* On one thread: of two waiters it started, the first had suspended
-     * before the second began, so set() must resume it first. */
+    /* On one thread or across threads: a waiter whose await_suspend began
+     * before another's had returned, in happens-before, arrived first
+     * (note_arrival), so set() must resume it first. */
     for (int k = 1; k < c->norder; ++k)
         for (int m = 0; m < k; ++m)
-            if (c->order[m] > c->order[k] && c->started_on[c->order[m]] == c->started_on[c->order[k]])
-                explore_fail("FIFO order", "set() resumed %s before %s, which its thread had started first",
-                             g_names[c->order[m]], g_names[c->order[k]]);
-    /* Across threads: a waiter that had suspended before the other one even
-     * began its await arrived first, so set() must resume it first. */
-    for (int k = 1; k < c->norder; ++k) {
-        int before = c->order[k - 1], after = c->order[k];
-        if (c->suspended_at[after] >= 0 && c->began_at[before] >= 0 && c->suspended_at[after] < c->began_at[before])
-            explore_fail("FIFO order", "set() resumed %s before %s, though %s had suspended before %s's await began",
-                         g_names[before], g_names[after], g_names[after], g_names[before]);
-    }
+            if (c->arrived_before[c->order[m]] & (1u << c->order[k]))
+                explore_fail("FIFO order", "set() resumed %s before %s, though %s had begun to suspend before %s's "
+                             "await_suspend returned (happens-before): %s arrived first", g_names[c->order[m]],
+                             g_names[c->order[k]], g_names[c->order[k]], g_names[c->order[m]], g_names[c->order[k]]);
     if (!c->ev_gone) {
         awaitable_event_destroy(c->ev);
         lockstep_free(c->ev);
@@ -313,8 +332,8 @@ static void check_waiters(event_context *c, int expected_awaits, bool fifo_by_id
 
 static void check_one_await(void *ctx) { check_waiters(ctx, 1, true); }
 static void check_two_awaits(void *ctx) { check_waiters(ctx, 2, true); }
-/* Waiters on two threads: which arrived first is known only when one had
- * suspended before the other began (check_waiters' clock). */
+/* Waiters on two threads: which arrived first is what happens-before says
+ * (note_arrival), not the waiters' ids. */
 static void check_awaits_on_threads(void *ctx) { check_waiters(ctx, 1, false); }
 
 /* With a reset in the race, the waiter may rightly stay suspended: the event
@@ -332,8 +351,8 @@ static void check_after_reset(void *ctx)
     check_waiters(c, 1, true);
 }
 
-static void make_event(void *ctx) { make_waiters(ctx, 2, true); }
-static void make_four_waiters(void *ctx) { make_waiters(ctx, 4, false); }
+static void make_event(void *ctx) { make_waiters(ctx, 2); }
+static void make_four_waiters(void *ctx) { make_waiters(ctx, 4); }
 
 static void reawait_setup(void *ctx)
 {

@@ -444,6 +444,68 @@ static void peek_block(void *ctx)
         explore_fail("wrong value", "the peek at the block read %#x, not 7: it ran after the free", (unsigned)v);
 }
 
+/* ---- mutex and condition calls: dependent only on a common object (step.c) ----
+ *
+ * Two threads that each lock a mutex of their own commute: the reduced
+ * search runs one schedule (own_mutexes). A signal names no mutex, but it
+ * is dependent on a wait on its condition: the search must also run the
+ * signal first, where the planted wait (no predicate, no loop) then waits
+ * for a signal that already came (signal_before_wait); and two mutexes
+ * locked in opposite orders still deadlock (lock_order_inversion). All run the
+ * reduced round alone (.exhaustive), as the peek tests above do.
+ */
+static pthread_mutex_t g_own[2] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+static int g_own_data[2]; /* each written under its own mutex, by one thread */
+
+static void own_setup(void *ctx)
+{
+    (void)ctx;
+    g_own_data[0] = g_own_data[1] = 0;
+}
+
+static void lock_own(int i)
+{
+    pthread_mutex_lock(&g_own[i]);
+    g_own_data[i] = i + 1;
+    pthread_mutex_unlock(&g_own[i]);
+}
+static void lock_own_0(void *ctx) { (void)ctx; lock_own(0); }
+static void lock_own_1(void *ctx) { (void)ctx; lock_own(1); }
+
+/* The planted bug: two mutexes locked in opposite orders. Each thread's
+ * first lock commutes with the other's (two mutexes); the second locks
+ * race, and the search must reverse them to find the deadlock. */
+static void lock_0_then_1(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g_own[0]);
+    pthread_mutex_lock(&g_own[1]);
+    pthread_mutex_unlock(&g_own[1]);
+    pthread_mutex_unlock(&g_own[0]);
+}
+static void lock_1_then_0(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g_own[1]);
+    pthread_mutex_lock(&g_own[0]);
+    pthread_mutex_unlock(&g_own[0]);
+    pthread_mutex_unlock(&g_own[1]);
+}
+
+static pthread_mutex_t g_wait_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_wait_c = PTHREAD_COND_INITIALIZER;
+
+/* The planted bug: a wait with no predicate to check first, so a signal
+ * sent before it is lost. */
+static void wait_once(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g_wait_m);
+    pthread_cond_wait(&g_wait_c, &g_wait_m);
+    pthread_mutex_unlock(&g_wait_m);
+}
+static void signal_once(void *ctx) { (void)ctx; pthread_cond_signal(&g_wait_c); }
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "deadlock", .min_step = 1, .about = "two threads lock a mutex that is never unlocked",
@@ -510,5 +572,14 @@ const explore_scenario explore_scenarios[] = {
     {.name = "peek_after_free", .min_step = 1, .about = "a peek fails if it runs after the other thread frees its block",
      .nthreads = 2, .thread_names = {"peeker", "freer"}, .threads = {peek_block, free_block},
      .setup = block_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "own_mutexes", .min_step = 1, .about = "two threads, each locking its own mutex: one schedule",
+     .nthreads = 2, .thread_names = {"a", "b"}, .threads = {lock_own_0, lock_own_1},
+     .setup = own_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "lock_order_inversion", .min_step = 1, .about = "two mutexes locked in opposite orders deadlock",
+     .nthreads = 2, .thread_names = {"a", "b"}, .threads = {lock_0_then_1, lock_1_then_0},
+     .setup = own_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "signal_before_wait", .min_step = 1, .about = "a wait with no predicate deadlocks if the signal comes first",
+     .nthreads = 2, .thread_names = {"waiter", "signaller"}, .threads = {wait_once, signal_once},
+     .setup = own_setup, .check = check_nothing, .exhaustive = true},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

@@ -16,14 +16,20 @@
  *     write (a compare-exchange or read-modify-write counts as a write even
  *     when it will fail): the order decides what the read may read, or
  *     where each store goes in modification order (refined below);
- *   - under --model c11, a seq_cst step (an atomic operation or a fence)
- *     and any atomic step: C11's total order S of seq_cst operations
- *     (N1570 7.17.3p6) is the order they ran in, and which stores a
- *     seq_cst load may read depends on it (p6: the last one before it in
- *     S, or one not seq_cst), so the order is part of what the search must
- *     vary (under RC11 they commute across locations: below);
- *   - both are mutex or condition-variable calls (any mutex: who holds
- *     which decides who can run);
+ *   - they are mutex or condition-variable calls on a common object
+ *     (mutex.c says which each call is on): the same mutex, whose holder
+ *     decides who can lock it and whose unlock synchronizes with the next
+ *     lock (clock.c), so that the order of its critical sections is part
+ *     of the execution; or the same condition variable, whose waiters
+ *     decide whom a signal wakes (and a signal enables the waiter's
+ *     relock). A condition wait is on both its mutex and its condition:
+ *     it unlocks the mutex and joins the waiters, then relocks. Calls on
+ *     different objects commute: each reads and changes only its own
+ *     objects, and none enables or disables a call on another (a lock
+ *     waits only for its own mutex). The plain code after a lock is part
+ *     of the step, as after an atomic operation: two steps whose plain
+ *     accesses conflict are ordered by happens-before, through steps that
+ *     are dependent, or are a data race (below);
  *   - either touches the scenario's own bookkeeping (its peeks, between
  *     explore_unchecked(true) and (false), which the race check leaves
  *     out, so happens-before does not order them) and one of the two
@@ -74,7 +80,12 @@
  * order it was built in; psc.c checks each choice against every cycle
  * through the new event, and the default choice (the newest store, the
  * last place) closes none, so two seq_cst steps on different locations
- * make the same graphs, and pass or fail the same, in either order. Under --model
+ * make the same graphs, and pass or fail the same, in either order. That
+ * holds under --model c11 too: the two models differ only in their
+ * release sequences (location.c), and under both, seq_cst is psc's (C11's
+ * total order S, N1570 7.17.3p6, is what RC11's psc repairs; the explorer
+ * never takes S to be the order steps ran in), so a seq_cst step commutes
+ * with a step on another location under either. Under --model
  * c11 a store may not split another thread's release sequence (N1570
  * 5.1.2.4p10: a store of another thread between two of its stores ends
  * it), and the model never places a store between two stores of such
@@ -85,8 +96,6 @@
  * executions.
  */
 #include "model.h"
-
-static bool is_atomic(const step *s) { return s->kind == STEP_ATOMIC || s->kind == STEP_FENCE; }
 
 static bool overlap(const byte_ranges *a, const byte_ranges *b)
 {
@@ -99,6 +108,13 @@ static bool overlap(const byte_ranges *a, const byte_ranges *b)
             if (a->r[i].lo < b->r[k].hi && b->r[k].lo < a->r[i].hi)
                 return true;
     return false;
+}
+
+/* Whether two mutex or condition calls are on a common object: the same
+ * mutex, or the same condition variable. */
+static bool sync_meet(const step *a, const step *b)
+{
+    return (a->obj && a->obj == b->obj) || (a->cond && a->cond == b->cond);
 }
 
 /* Whether one step writes a byte of plain memory the other reads or
@@ -121,9 +137,7 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
     if (ran->kind == STEP_LOCAL || asleep->kind == STEP_LOCAL)
         return STEP_KEEP;
     if (ran->kind == STEP_SYNC || asleep->kind == STEP_SYNC)
-        return ran->kind == asleep->kind ? STEP_WAKE : STEP_KEEP;
-    if (!free_mo && ((ran->sc && is_atomic(asleep)) || (asleep->sc && is_atomic(ran))))
-        return STEP_WAKE;
+        return ran->kind == asleep->kind && sync_meet(ran, asleep) ? STEP_WAKE : STEP_KEEP;
     if (ran->kind != STEP_ATOMIC || asleep->kind != STEP_ATOMIC || ran->obj != asleep->obj)
         return STEP_KEEP;
     if (!free_mo)
