@@ -4,7 +4,8 @@
 Runs --check-reduction (run.c: the reduced search's set of executions
 against every interleaving's) on every scenario of every explorer binary
 in BUILD_DIR/tests/explore, under both --model values, and on every
-litmus file of litmus/tests. A run that does not finish within --limit
+litmus file of litmus/tests and of each --litmus DIR (GenMC's litmus
+tests, translated to herd's C, are the next evidence). A run that does not finish within --limit
 seconds is run again against sleep sets alone over the coarser dependence
 (--check-reduction=sleep). Prints one line per run and a summary; exits 1
 if any run found an execution the reduced search missed, or failed.
@@ -41,10 +42,11 @@ def scenarios(binary):
     return [line.split()[0] for line in out.splitlines() if line.strip()]
 
 
-def runs(build):
-    """(label, command) of every run to check."""
+def runs(build, litmus_dirs):
+    """(label, command) of every run to check: the litmus files of each
+    folder in litmus_dirs, then every scenario of every step."""
     explore = Path(build) / "tests" / "explore"
-    for litmus in sorted((HERE / "litmus" / "tests").glob("*.litmus")):
+    for litmus in sorted(x for d in litmus_dirs for x in Path(d).glob("*.litmus")):
         yield f"litmus {litmus.stem}", [str(explore / "litmus" / "explore_litmus"), str(litmus)]
     for binary in sorted(explore.glob("explore_*_step[0-9][0-9]")):
         for name in scenarios(binary):
@@ -57,11 +59,14 @@ def main():
     p.add_argument("build", help="the build directory (e.g. build/test)")
     p.add_argument("--limit", type=float, default=30, help="seconds for every interleaving before sleep sets "
                    "alone are the reference (30)")
+    p.add_argument("--litmus", metavar="DIR", action="append", default=[],
+                   help="litmus files to check as well, in DIR (e.g. GenMC's tests translated to herd's C); "
+                   "may be given more than once")
     p.add_argument("--only", metavar="REGEX", help="only the runs whose label (e.g. 'litmus IRIW+sc', "
                    "'explore_event_step04 set_vs_await rc11') matches REGEX")
     args = p.parse_args()
     lost = checked = skipped = 0
-    for label, command in runs(args.build):
+    for label, command in runs(args.build, [HERE / "litmus" / "tests", *args.litmus]):
         if args.only and not re.search(args.only, label):
             continue
         status, flag, seconds, line = check(command, args.limit)

@@ -18,40 +18,64 @@
  * decisions and then taking a different one (path_next: depth first, the
  * deepest decision with an untried option). A reduced round (run.c) tries
  * another thread at a decision only where a *race* asks for it, and never
- * a thread *asleep* there (step.c says which steps commute):
+ * a thread *asleep* there (step.c says which steps commute): Abdulla,
+ * Aronis, Jonsson and Sagonas's Optimal-DPOR ("Source Sets: A Foundation
+ * for Optimal Dynamic Partial Order Reduction", JACM 2017):
  *
- *   - source sets (Abdulla, Aronis, Jonsson and Sagonas, "Optimal Dynamic
- *     Partial Order Reduction", POPL 2014, Algorithm 2; reverse() below):
- *     two dependent steps of different threads that nothing else orders
- *     race, and the search must also try them the other way round; it adds
- *     at the earlier step's decision one thread that can start the
- *     reversed order, if none that it tries already can;
- *   - sleep sets (Godefroid, LNCS 1032, 1996): a thread already tried at a
- *     decision sleeps while the steps that follow commute with its own
+ *   - races (reverse() below): two dependent steps of different threads
+ *     that nothing else orders race, and the search must also run them
+ *     the other way round: from the earlier step's decision, the steps
+ *     after it that need not come after it, then the later step (v);
+ *   - wakeup trees (insert() below): each thread decision keeps the
+ *     sequences still to run from it as an ordered tree, so that a
+ *     sequence that starts like one already there joins its branch. The
+ *     run that explores a branch follows it (the *guide*, path_schedule)
+ *     step by step; only past its end does the running thread go on;
+ *   - sleep sets (Godefroid, LNCS 1032, 1996): a thread already tried at
+ *     a decision sleeps while the steps that follow commute with its own
  *     next step, for running it would only reorder a schedule explored.
+ *     A sequence is put in a tree only if its run would not repeat one
+ *     (redundant()): one of its steps is by a thread that would still be
+ *     asleep there.
  *
- * Both together explore at least one schedule of every execution (the
- * paper's theorem, for a dependence that is a correct independence
- * relation: step.c's). Under RC11, step.c's reads-from rule goes one step
- * beyond the paper: a sleeping load that a new store would let read
- * something new is *limited* (below), not woken; --check-reduction is
- * the evidence that this loses nothing. The read choices are not reduced:
- * every store a load may read is tried. A step in which the scenario peeks
- * (explore_unchecked) is dependent only on steps whose plain accesses meet
- * its own (path_touch records each step's footprint as it runs; step.c).
+ * So a run that follows a tree's branch does not end with every thread
+ * that could go asleep (the paper's theorem: each class of equivalent
+ * schedules once; but see what is left, below), where source sets alone
+ * (Algorithm 2 of the paper), which add one thread that can start v and
+ * let the run go its own way from there, met an execution again in such
+ * runs.
  *
- * The search is not optimal: an execution can still be met twice. Source
- * sets reverse a race by one thread where Abdulla et al.'s wakeup trees
- * (Algorithm 3) keep the whole reversed sequence, so a schedule can end
- * with every thread that could go asleep, a repeat run to its end (all
- * the surplus of the litmus files, most of steps 04-06's event's);
- * and two steps the scenario orders (its clock's ticks, a peek at what
- * another thread wrote) are dependent though the execution is the same.
- * Flanagan and Godefroid's rule (POPL 2005) that this replaces, "try the
- * racing thread p there", missed an execution: where p was asleep (LB+incMPs:
- * the reversal needed P3 to go first, so that P0's load could read P3's
- * store), it added nothing. --check-reduction compares the executions met
- * with every interleaving's, or with sleep sets alone (run.c).
+ * Under RC11, step.c's reads-from rule goes two steps beyond the paper.
+ * A sleeping load that a new store would let read something new is
+ * *limited* (below), not woken. And a load after a store it did not
+ * read from is not ordered after it, nor does it race with it
+ * (reads_after): before the store it could read only what it read after
+ * it. --check-reduction is the evidence that this loses nothing. The
+ * read choices are not reduced: every store a load may read is tried,
+ * each with the guide as it was (a read decision keeps a copy of it). A
+ * step in which the scenario peeks (explore_unchecked) is dependent only
+ * on steps whose plain accesses meet its own (path_touch records each
+ * step's footprint as it runs; step.c).
+ *
+ * What is left over one schedule per execution: two steps the scenario
+ * orders (its clock's ticks, a peek at what another thread wrote, two
+ * mutex calls on different mutexes) are dependent though the execution
+ * is the same; under --model c11, more pairs are dependent (step.c). A
+ * race found where a load read an older store is reversed with the
+ * read choices below it tried again, and those that read otherwise can
+ * end asleep, or with a limited load that has nothing new to read. A
+ * reversed order that puts a lock where the mutex is held (in the other
+ * thread's condition wait) cannot go on. A guide whose thread's next
+ * step is not the one it recorded (a read that read otherwise sent the
+ * thread another way) is dropped there, and the run goes its own way.
+ * --check-reduction compares the executions met with every
+ * interleaving's, or with sleep sets alone (run.c).
+ *
+ * The trees' nodes come from a pool of WUT_NODES (no allocation in the
+ * model); were it to run out, a race would be reversed by the source-set
+ * rule instead, one thread that can start v. Objects in the trees are
+ * named as the same in every run (stable()): an allocated block may lie
+ * elsewhere in the next run.
  *
  * Each choice has a cost against the round's bound: switching away from a
  * thread that could have gone on is a preemption, and any read choice but
@@ -69,6 +93,7 @@
  * newest store).
  */
 #include "world.h"
+#include "block.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,23 +118,114 @@ static int fallback(enum branch_kind kind, unsigned options, int current)
     return (options & (1u << current)) ? current : __builtin_ctz(options);
 }
 
+/* ---- the wakeup trees' nodes: a pool, no allocation in the model ---------------------- */
+
+static wut_node *node(int n) { return &st()->nodes[n]; }
+
+static int new_node(int thread, const step *s)
+{
+    int n = st()->free_nodes;
+    if (n < 0)
+        return -1;
+    st()->free_nodes = node(n)->next;
+    --st()->nfree;
+    *node(n) = (wut_node){.thread = thread, .step = *s, .child = -1, .next = -1};
+    node(n)->step.foot = NULL;
+    return n;
+}
+
+/* Every node free, no guide. */
+static void pool_reset(void)
+{
+    for (int n = 0; n < WUT_NODES; ++n)
+        node(n)->next = n + 1 < WUT_NODES ? n + 1 : -1;
+    st()->free_nodes = 0;
+    st()->nfree = WUT_NODES;
+    st()->guide = st()->staged = -1;
+}
+
+static void free_node(int n)
+{
+    node(n)->next = st()->free_nodes;
+    st()->free_nodes = n;
+    ++st()->nfree;
+}
+
+/* Frees the list from n on, each node with its subtree. */
+static void free_list(int n)
+{
+    while (n >= 0) {
+        int next = node(n)->next;
+        free_list(node(n)->child);
+        free_node(n);
+        n = next;
+    }
+}
+
+/* A copy of the list from n on, with their subtrees; -1 if the pool ran out. */
+static int copy_list(int n)
+{
+    int head = -1, *link = &head;
+    for (; n >= 0; n = node(n)->next) {
+        int c = new_node(node(n)->thread, &node(n)->step);
+        if (c < 0 || (node(n)->child >= 0 && (node(c)->child = copy_list(node(n)->child)) < 0)) {
+            if (c >= 0)
+                free_node(c);
+            free_list(head);
+            return -1;
+        }
+        *link = c;
+        link = &node(c)->next;
+    }
+    return head;
+}
+
+#define NAMED_BIT 56 /* stable()'s names lie above every address */
+
+/* Whether o is the name stable() gave an object in an allocated block. */
+static bool is_key(const volatile void *o) { return (uintptr_t)o >> NAMED_BIT; }
+
+/* An object as the same in every run: an address in an allocated block,
+ * which the next run may place elsewhere, as the allocating thread, its
+ * place among that thread's allocations and the offset in it (above any
+ * address); any other address as it is. The wakeup trees keep steps
+ * from one run to be compared with the steps of later ones. */
+static step stable(const step *s)
+{
+    step r = *s;
+    const block *b = s->obj ? block_in(s->obj) : NULL;
+    if (!b)
+        return r;
+    int thread = event_at(b->alloc_event)->thread, nth = 0;
+    for (const block *o = block_nth(0); o < b; ++o)
+        nth += event_at(o->alloc_event)->thread == thread;
+    uintptr_t key = (uintptr_t)(thread + 2) << NAMED_BIT | (uintptr_t)nth << 40 | (uintptr_t)((const char *)s->obj - b->p);
+    r.obj = (const volatile void *)key;
+    return r;
+}
+
 const char *path_error(void) { return st()->error; }
 
 /* A decision among options; asleep: options the reduction rules out here,
- * marked tried so that path_next never takes them. */
-static int branch(enum branch_kind kind, unsigned options, int current, unsigned asleep)
+ * marked tried so that path_next never takes them; want: the guide's
+ * thread (-1 none), rest the guide's other children, the decision's
+ * wakeup tree; steps: each thread's next step (a thread choice). */
+static int branch(enum branch_kind kind, unsigned options, int current, unsigned asleep, int want, int rest,
+                  const step *steps)
 {
     if (st()->depth >= MAX_DECISIONS) {
         snprintf(st()->error, sizeof st()->error, "more than %d decisions in one schedule: is the scenario looping?",
                  MAX_DECISIONS);
+        free_list(rest);
         return -1;
     }
     decision *d = &st()->path[st()->depth];
     unsigned awake = options & ~asleep;
-    int dflt = fallback(kind, awake ? awake : options, current);
+    int dflt = want >= 0 ? want : fallback(kind, awake ? awake : options, current);
     if (st()->replay) {
         int c = st()->used[kind] < st()->nwanted[kind] ? st()->wanted[kind][st()->used[kind]++] : dflt;
-        *d = (decision){.kind = kind, .options = options, .chosen = c, .current = current, .backtrack = options};
+        *d = (decision){.kind = kind, .options = options, .chosen = c, .current = current, .backtrack = options,
+                        .wut = -1, .guide = -1};
     } else if (st()->depth < st()->prefix) {
         d->options = options; /* replaying the prefix: the choice stays, from the last run */
         d->current = current;
@@ -119,8 +235,24 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
         /* a reduced round tries another thread only where a race asks (reverse) */
         unsigned backtrack = st()->races && kind == BRANCH_THREAD ? 1u << dflt : options;
         *d = (decision){.kind = kind, .options = options, .tried = tried, .chosen = dflt, .current = current,
-                        .backtrack = backtrack};
+                        .backtrack = backtrack, .wut = rest, .guide = -1};
+        rest = -1;
+        for (int t = 0; t < EXPLORE_MAX_THREADS && steps; ++t) {
+            unsigned bit = 1u << t;
+            if (!(options & bit))
+                continue;
+            d->next[t] = stable(&steps[t]);
+            d->next[t].foot = NULL;
+            if (asleep & bit) { /* its step as explored, where it fell asleep */
+                d->foot[t] = st()->asleep_foot[t];
+                d->touched |= st()->touchy & bit;
+                d->ticked |= st()->ticky & bit;
+            }
+        }
+        if (kind == BRANCH_READ && (options & ~tried))
+            d->guide = copy_list(st()->guide); /* -1 if the pool ran out: those options go their own way */
     }
+    free_list(rest);
     if (d->chosen < 0 || d->chosen >= 32 || !(options & (1u << d->chosen))) {
         if (kind == BRANCH_THREAD)
             snprintf(st()->error, sizeof st()->error, "replay diverged at decision %d: T%d cannot run there (a wrong id, "
@@ -131,7 +263,10 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
         return -1;
     }
     d->cost = st()->depth > 0 ? st()->path[st()->depth - 1].cost + cost(&st()->path[st()->depth - 1], st()->path[st()->depth - 1].chosen) : 0;
-    ++st()->depth;
+    if (++st()->depth == st()->prefix && !st()->replay) { /* the prefix replayed: the guide path_next chose */
+        st()->guide = st()->staged;
+        st()->staged = -1;
+    }
     return d->chosen;
 }
 
@@ -182,55 +317,170 @@ static bool before(const transition *k, const uint16_t *vc)
     return vc[k->thread] >= k->seq;
 }
 
-/* A race: step e2 (thread p, clock vc; st()->trans[at] if it ran, else p's
- * pending step) and the earlier step j = st()->trans[i] of another thread are
- * dependent, and nothing else orders j before e2. To reverse it, the
- * search must try, where j was chosen, a thread that can start
+/* Whether, in the sequence v (st()->seq), step a happens before step b. */
+static bool seq_before(const wut_step *a, const wut_step *b)
+{
+    return b->vc[a->thread] >= a->seq;
+}
+
+/* Where thread t's first step is in what is left of v (n steps), if it is
+ * an initial (nothing left of v before it happens before it); -1 if t
+ * has no step left in v (*in: false) or its first is no initial. */
+static int initial(int t, int n, bool *in)
+{
+    wut_step *v = st()->seq;
+    *in = false;
+    for (int k = 0; k < n; ++k) {
+        if (v[k].gone || v[k].thread != t)
+            continue;
+        *in = true;
+        for (int m = 0; m < k; ++m)
+            if (!v[m].gone && seq_before(&v[m], &v[k]))
+                return -1;
+        return k;
+    }
+    return -1;
+}
+
+/* Whether step s commutes with every step left of v. */
+static bool independent_of(const step *s, int n)
+{
+    for (int k = 0; k < n; ++k)
+        if (!st()->seq[k].gone && dependent(st()->seq[k].step, s))
+            return false;
+    return true;
+}
+
+/* The next step of thread t at decision d, as the sleep sets judge it:
+ * its footprint over the runs that took it from d (or where it fell
+ * asleep before d). */
+static step next_at(const decision *d, int t)
+{
+    step s = d->next[t];
+    s.scenario = d->touched & (1u << t);
+    s.ticks = d->ticked & (1u << t);
+    s.foot = &d->foot[t];
+    return s;
+}
+
+/* Whether v, run from decision d, repeats what is explored: a step of v
+ * is taken by a thread asleep at d that every step of v before it leaves
+ * asleep (the sleep sets would stop the run there), or a thread asleep
+ * at d, not in v, commutes with every step of v (its step could go
+ * first: Abdulla et al.'s weak initials). */
+static bool redundant(const decision *d, int n)
+{
+    unsigned sleep = d->tried & ~(1u << d->chosen) & d->options, in = 0;
+    step asleep[EXPLORE_MAX_THREADS];
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
+        if (sleep & (1u << t))
+            asleep[t] = next_at(d, t);
+    for (int k = 0; k < n; ++k) {
+        const wut_step *x = &st()->seq[k];
+        if (sleep & (1u << x->thread))
+            return true;
+        in |= 1u << x->thread;
+        for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
+            if ((sleep & (1u << t)) && step_effect(x->step, &asleep[t], st()->free_mo) != STEP_KEEP)
+                sleep &= ~(1u << t);
+    }
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
+        if ((sleep & ~in & (1u << t)) && independent_of(&asleep[t], n))
+            return true;
+    return false;
+}
+
+/* Inserts v (its n steps) into decision d's wakeup tree (Abdulla et al.,
+ * JACM 2017, the insertion of Optimal-DPOR): down from the root, at each
+ * level the first child whose thread can start what is left of v (its
+ * first step there is an initial, or it is not in v and commutes with
+ * all of it) is followed, its step taken off v; a leaf reached means
+ * the tree's branch explores v already. Else what is left of v becomes a
+ * new branch, after the children there. false: no node left. */
+static bool insert(decision *d, int n)
+{
+    int *link = &d->wut;
+    for (;;) {
+        int c = *link, left = 0;
+        for (int k = 0; k < n; ++k)
+            left += !st()->seq[k].gone;
+        if (left == 0)
+            return true; /* v is a prefix of a branch */
+        for (; c >= 0; c = node(c)->next) {
+            bool in;
+            int k = initial(node(c)->thread, n, &in);
+            if (k >= 0 || (!in && independent_of(&node(c)->step, n))) {
+                if (k >= 0)
+                    st()->seq[k].gone = true;
+                break;
+            }
+        }
+        if (c < 0)
+            break;
+        if (node(c)->child < 0)
+            return true; /* a leaf: its run goes on from there as v would */
+        link = &node(c)->child;
+    }
+    int head = -1, *tail = &head, left = 0;
+    for (int k = 0; k < n; ++k)
+        left += !st()->seq[k].gone;
+    if (left > st()->nfree)
+        return false;
+    for (int k = 0; k < n; ++k)
+        if (!st()->seq[k].gone) {
+            *tail = new_node(st()->seq[k].thread, st()->seq[k].step);
+            tail = &node(*tail)->child;
+        }
+    while (*link >= 0)
+        link = &node(*link)->next;
+    *link = head;
+    return true;
+}
+
+/* A race: step e2 (thread p, clock vc, step s2; st()->trans[at] if it
+ * ran, else p's pending step) and the earlier step j = st()->trans[i] of
+ * another thread are dependent, and nothing else orders j before e2. To
+ * reverse it, the search must also run, from where j was chosen,
  *
  *     v = the steps after j that do not happen after j, then e2
  *
- * (they can all run before j, in their order): one of v's *initials*,
- * the threads whose first step in v has nothing of v happening before
- * it. If the decision will already try one of them, nothing is added;
- * else one that is not asleep there. This is source-DPOR's rule (Abdulla,
- * Aronis, Jonsson and Sagonas, POPL 2014, Algorithm 2): unlike Flanagan
- * and Godefroid's "try p", it names a thread that can actually start the
- * reversal; p's own next step there may be another one, and p may be
- * asleep there while the reversal needs another thread to go first. */
-static void reverse(int i, int p, const uint16_t *vc, int at)
+ * (they can all run before j, in their order). Optimal-DPOR (Abdulla,
+ * Aronis, Jonsson and Sagonas, JACM 2017) keeps v whole, in the
+ * decision's wakeup tree (insert), unless the sleep sets say that its
+ * run would repeat one explored (redundant); the run that explores it
+ * follows v (path_schedule), so that it never ends asleep. */
+static void reverse(int i, int p, const uint16_t *vc, const step *s2, int at)
 {
     const transition *j = &st()->trans[i];
-    if (j->decision < 0)
+    if (j->decision < 0 || !st()->races)
         return; /* j's thread was the only one that could go: nothing can go before j */
     decision *d = &st()->path[j->decision];
-    unsigned initials = 0, seen = 0;
-    int end = at >= 0 ? at : st()->ntrans;
+    wut_step *v = st()->seq;
+    int n = 0, end = at >= 0 ? at : st()->ntrans;
     for (int k = i + 1; k < end; ++k) {
         const transition *e = &st()->trans[k];
-        unsigned bit = 1u << e->thread;
-        if (before(j, e->vc) || (seen & bit))
-            continue; /* after j: not in v; or not its thread's first step in v */
-        seen |= bit;
-        bool first = true;
-        for (int m = i + 1; m < k && first; ++m)
-            first = before(j, st()->trans[m].vc) || !before(&st()->trans[m], e->vc);
-        if (first)
-            initials |= bit;
+        if (!before(j, e->vc))
+            v[n++] = (wut_step){.thread = e->thread, .seq = e->seq, .step = &e->step, .vc = e->vc};
     }
-    if (!(seen & (1u << p))) { /* e2 is p's first step in v */
-        bool first = true;
-        for (int m = i + 1; m < end && first; ++m)
-            first = before(j, st()->trans[m].vc) || !before(&st()->trans[m], vc);
-        if (first)
-            initials |= 1u << p;
+    v[n++] = (wut_step){.thread = p, .seq = UINT16_MAX, .step = s2, .vc = vc};
+    unsigned initials = 0;
+    for (int t = 0; t < EXPLORE_MAX_THREADS; ++t) {
+        bool in;
+        if (initial(t, n, &in) >= 0)
+            initials |= 1u << t;
     }
+    if (!(initials & d->options)) {
+        d->backtrack |= d->options; /* none could go there (a lock held): every thread, as unreduced */
+        return;
+    }
+    if (redundant(d, n) || insert(d, n))
+        return;
+    /* no node left: source-DPOR's rule (Algorithm 2), one initial */
     if (initials & d->backtrack)
         return;
     unsigned awake = initials & d->options & ~(d->tried & ~d->backtrack);
     if (awake)
         d->backtrack |= 1u << __builtin_ctz(awake);
-    else if (!(initials & d->options))
-        d->backtrack |= d->options; /* none could go there (a lock held): every thread, as unreduced */
 }
 
 /* The step a race of transition i with a later step s is reversed at. A
@@ -252,6 +502,23 @@ static int race_at(int i, const step *s)
     return i;
 }
 
+/* Under RC11, a step e that reads (a load, a read-modify-write) after a
+ * store j to its location, and that does not limit j (step.c),
+ * never races with j: e before j reads only what e after j may read too
+ * (an older store), an execution met there. 1: such a pair, e read j's
+ * store (or a later one of j's thread): e is ordered after j; 0: such a
+ * pair, e read an older store: e could have run before j, they are not
+ * ordered; -1: not such a pair. */
+static int reads_after(const transition *j, const transition *e)
+{
+    step may = e->step; /* a compare-exchange that failed: one that may store, which j's read would order */
+    may.writes |= e->may_write;
+    if (!st()->free_mo || step_effect(&may, &j->step, true) != STEP_KEEP ||
+        step_effect(&j->step, &e->step, true) != STEP_LIMIT)
+        return -1;
+    return e->read >= j->first_event && event_at(e->read)->thread == j->thread;
+}
+
 /* Records step s of thread p, about to run, and the races it makes. */
 static void dpor_step(int p, const step *s, int decision)
 {
@@ -261,20 +528,23 @@ static void dpor_step(int p, const step *s, int decision)
         return;
     }
     transition *t = &st()->trans[st()->ntrans];
-    *t = (transition){.thread = p, .step = *s, .decision = decision};
+    *t = (transition){.thread = p, .step = stable(s), .decision = decision, .first_event = st()->chosen.now,
+                      .read = st()->chosen.read, .may_write = st()->chosen.may_write};
     if (s->foot) {
         st()->trans_foot[st()->ntrans] = *s->foot;
         t->step.foot = &st()->trans_foot[st()->ntrans];
     }
     if (st()->last[p] >= 0)
         memcpy(t->vc, st()->trans[st()->last[p]].vc, sizeof t->vc);
-    static int races[MAX_TRANSITIONS];
-    int nraces = 0;
+    int *races = st()->racing, nraces = 0;
     for (int i = st()->ntrans - 1; i >= 0; --i) {
         const transition *j = &st()->trans[i];
-        if (j->thread == p || !dependent(&j->step, s))
+        if (j->thread == p || !dependent(&j->step, &t->step))
             continue;
-        if (!before(j, t->vc))
+        int rf = reads_after(j, t);
+        if (rf == 0)
+            continue;
+        if (rf < 0 && !before(j, t->vc))
             races[nraces++] = i;
         for (int u = 0; u < EXPLORE_MAX_THREADS; ++u)
             if (j->vc[u] > t->vc[u])
@@ -283,7 +553,7 @@ static void dpor_step(int p, const step *s, int decision)
     t->seq = t->vc[p] = (uint16_t)(st()->last[p] >= 0 ? st()->trans[st()->last[p]].seq + 1 : 1);
     st()->last[p] = st()->ntrans++;
     for (int r = 0; r < nraces; ++r)
-        reverse(race_at(races[r], s), p, t->vc, st()->ntrans - 1);
+        reverse(race_at(races[r], &t->step), p, t->vc, &t->step, st()->ntrans - 1);
 }
 
 
@@ -379,7 +649,7 @@ static void settle(const step *steps)
  * steps that ran (dpor_step), as source-DPOR has them. */
 static void race_pending(int q, const step *next)
 {
-    step s = *next;
+    step s = stable(next);
     s.scenario = s.ticks = false; /* its bookkeeping, if any, is judged when it has run */
     uint16_t vc[EXPLORE_MAX_THREADS] = {0};
     if (st()->last[q] >= 0)
@@ -396,7 +666,42 @@ static void race_pending(int q, const step *next)
                 vc[u] = j->vc[u];
     }
     if (race >= 0)
-        reverse(race_at(race, &s), q, vc, -1);
+        reverse(race_at(race, &s), q, vc, &s, -1);
+}
+
+/* The guide's step at this point, if it can go: its thread, the guide
+ * moved on to that node's subtree, and *rest its other children (-1 at
+ * a point where only one thread can go). A node whose thread cannot go
+ * there, is asleep or is at another step than recorded (another kind, or
+ * another object where both are allocated ones: an object elsewhere,
+ * on a thread's stack, may move from run to run) is dropped, its subtree
+ * with it: a read that read otherwise than where the sequence was found
+ * sent its thread another way. */
+static int follow(unsigned enabled, unsigned asleep, const step *steps, int *rest)
+{
+    int list = st()->guide;
+    st()->guide = -1;
+    *rest = -1;
+    while (list >= 0) {
+        int n = list, t = node(n)->thread;
+        list = node(n)->next;
+        node(n)->next = -1;
+        step next = (enabled & (1u << t)) ? stable(&steps[t]) : (step){0};
+        bool can = (enabled & ~asleep & (1u << t)) && next.kind == node(n)->step.kind &&
+                   (next.obj == node(n)->step.obj || (!is_key(next.obj) && !is_key(node(n)->step.obj)));
+        if (!can) {
+            free_list(n);
+            continue;
+        }
+        st()->guide = node(n)->child;
+        free_node(n);
+        if (enabled & (enabled - 1))
+            *rest = list;
+        else
+            free_list(list);
+        return t;
+    }
+    return -1;
 }
 
 int path_schedule(unsigned enabled, unsigned waiting, int current, const step *steps, int now)
@@ -408,13 +713,17 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
                 if (steps[q].kind == STEP_SYNC || steps[q].kind == STEP_ANY)
                     race_pending(q, &steps[q]);
     unsigned asleep = st()->reduce ? st()->sleep & enabled : 0;
-    if (asleep && asleep == enabled)
+    if (asleep && asleep == enabled) {
         asleep = 0, st()->blocked = true;
-    int c = __builtin_ctz(enabled);
+        free_list(st()->guide);
+        st()->guide = -1;
+    }
+    int rest = -1, want = st()->guide >= 0 ? follow(enabled, asleep, steps, &rest) : -1;
+    int c = want >= 0 ? want : __builtin_ctz(enabled);
     unsigned explored = 0;
     int at = -1;
     if (enabled & (enabled - 1)) { /* two or more: a decision */
-        c = branch(BRANCH_THREAD, enabled, current, asleep);
+        c = branch(BRANCH_THREAD, enabled, current, asleep, want, rest, steps);
         if (c < 0)
             return -1;
         at = st()->depth - 1;
@@ -425,6 +734,8 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
         if (st()->limited & (1u << c))
             st()->floor = st()->mark[c];
         st()->chosen.pending = true;
+        st()->chosen.read = -1;
+        st()->chosen.may_write = steps[c].writes;
         st()->chosen.thread = c;
         st()->chosen.decision = at;
         st()->chosen.now = now;
@@ -447,9 +758,11 @@ int path_read(unsigned options, int current, const int *reads_from)
     st()->floor = -1;
     if (barred && barred == options) /* nothing new to read: a repeat */
         barred = 0, st()->blocked = true;
-    if (!(options & (options - 1)))
-        return __builtin_ctz(options);
-    return branch(BRANCH_READ, options, current, barred);
+    int c = options & (options - 1) ? branch(BRANCH_READ, options, current, barred, -1, -1, NULL)
+                                    : __builtin_ctz(options);
+    if (c >= 0 && st()->chosen.pending)
+        st()->chosen.read = reads_from[c];
+    return c;
 }
 
 void path_begin_round(int bound, enum search_kind kind, bool free_mo)
@@ -460,6 +773,7 @@ void path_begin_round(int bound, enum search_kind kind, bool free_mo)
     st()->free_mo = free_mo;
     st()->pruned = false;
     st()->prefix = 0;
+    pool_reset();
 }
 
 void path_begin_schedule(void)
@@ -481,8 +795,26 @@ bool path_next(void)
         st()->chosen.pending = false;
         dpor_step(st()->chosen.thread, &st()->chosen.ran, st()->chosen.decision);
     }
+    free_list(st()->guide); /* the run ended before its guide did */
+    st()->guide = -1;
     for (int i = st()->depth - 1; i >= 0; --i) {
         decision *d = &st()->path[i];
+        while (d->kind == BRANCH_THREAD && d->wut >= 0) { /* the wakeup tree's next child, and its subtree */
+            int n = d->wut, c = node(n)->thread;
+            d->wut = node(n)->next;
+            if ((d->tried & (1u << c)) || d->cost + cost(d, c) > st()->bound) {
+                st()->pruned |= !(d->tried & (1u << c));
+                free_list(node(n)->child);
+                free_node(n);
+                continue;
+            }
+            d->tried |= 1u << c;
+            d->chosen = c;
+            st()->staged = node(n)->child;
+            free_node(n);
+            st()->prefix = st()->depth = i + 1;
+            return true;
+        }
         for (int c = 0; c < 32; ++c) {
             unsigned bit = 1u << c;
             if (!(d->options & d->backtrack & bit) || (d->tried & bit))
@@ -493,8 +825,15 @@ bool path_next(void)
             }
             d->tried |= bit;
             d->chosen = c;
+            st()->staged = -1;
+            if (d->kind == BRANCH_READ)
+                st()->staged = copy_list(d->guide);
             st()->prefix = st()->depth = i + 1;
             return true;
+        }
+        if (d->kind == BRANCH_READ) {
+            free_list(d->guide);
+            d->guide = -1;
         }
     }
     return false;
@@ -558,6 +897,7 @@ bool path_replay(const char *id)
     }
     st()->replay = true;
     st()->bound = 64;
+    pool_reset();
     return parse_list(threads, st()->wanted[BRANCH_THREAD], &st()->nwanted[BRANCH_THREAD], EXPLORE_MAX_THREADS) &&
            parse_list(reads, st()->wanted[BRANCH_READ], &st()->nwanted[BRANCH_READ], 32);
 }

@@ -16,7 +16,28 @@ typedef struct decision {
     unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
     unsigned ticked;    /* threads whose step from here ticked the scenario's clock, in some run */
     footprint foot[EXPLORE_MAX_THREADS]; /* each thread's step from here: its plain accesses, over every run */
+    step next[EXPLORE_MAX_THREADS]; /* a thread choice: each option's next step here (its foot: foot[t]) */
+    int wut;   /* a thread choice: its wakeup tree's children not explored yet, in order (a node list, -1 none) */
+    int guide; /* a read choice: the guide when it was met, for its other options (a node list, -1 none) */
 } decision;
+
+/* A node of a wakeup tree (path.c): a thread and the step it takes there,
+ * its first child and its next sibling (node indices, -1 none). */
+typedef struct wut_node {
+    int thread;
+    step step; /* no footprint: judged as any memory, where it touches the scenario's */
+    int child, next;
+} wut_node;
+
+/* One step of a sequence to insert (path.c's reverse): its thread, its
+ * place in it, the step and its clock. */
+typedef struct wut_step {
+    int thread;
+    uint16_t seq;
+    const step *step;
+    const uint16_t *vc;
+    bool gone; /* matched by a node on the way down */
+} wut_step;
 
 /* The steps of this schedule, each with the vector clock of the order that
  * dependence and program order make (Mazurkiewicz's happens-before: one
@@ -25,12 +46,16 @@ typedef struct transition {
     int thread;
     step step;
     int decision;        /* where its thread was chosen (path), -1: it was the only one that could go */
+    int first_event;     /* the index of its first event */
+    int read;            /* the event of the store its read read, -1 none */
+    bool may_write;      /* it may store (a compare-exchange may, though this one failed) */
     uint16_t seq;        /* its place in its thread: 1, 2, ... */
     uint16_t vc[EXPLORE_MAX_THREADS]; /* how many steps of each thread happen before it, itself included */
 } transition;
 
 #define MAX_DECISIONS 512
 #define MAX_TRANSITIONS 2048
+#define WUT_NODES 16384
 
 /* The search's state, its part of the world (world.h). */
 typedef struct path_state {
@@ -69,6 +94,15 @@ typedef struct path_state {
     footprint trans_foot[MAX_TRANSITIONS]; /* trans[i].step.foot */
     int ntrans;
     int last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
+    int racing[MAX_TRANSITIONS];   /* dpor_step's: the earlier steps the new one races with */
+
+    /* The wakeup trees (path.c): their nodes, a free list of those unused
+     * (-1 none), the *guide* (the subtree the run follows, -1 none) and
+     * the one path_next hands to the run once its prefix is replayed. */
+    wut_node nodes[WUT_NODES];
+    int free_nodes, nfree;
+    int guide, staged;
+    wut_step seq[MAX_TRANSITIONS + 1]; /* the sequence reverse() inserts */
 
     /* The step chosen last, settled once it has run: what it did (path_ran)
      * decides its races and whom it wakes, more precisely than what it was
@@ -76,6 +110,8 @@ typedef struct path_state {
     struct {
         bool pending;
         int thread, decision, now;
+        int read; /* the store its read read (path_read), -1 none */
+        bool may_write; /* what it was about to do: it may store */
         unsigned explored;
         step ran;
         footprint foot; /* ran's */
