@@ -11,6 +11,38 @@
 
 /* ---- the frame: name, init, threads, condition ------------------------------------------------ */
 
+/* herd's Variant=S128: its values are 128 bits wide. Every value here is
+ * an int, and every constant the file writes is one (number()), so the
+ * test runs as herd runs it. Any other variant changes how herd runs the
+ * test (its options for other architectures' models), so it is refused. */
+static void variant(parser *p, int line, const char *value)
+{
+    char words[128];
+    snprintf(words, sizeof words, "%s", value);
+    for (char *w = strtok(words, ", \t"); w; w = strtok(NULL, ", \t"))
+        if (strcmp(w, "S128") != 0 && strcmp(w, "s128") != 0)
+            refuse(p, line, "herd's Variant '%s': explore_litmus runs C11 as the standard writes it (S128 alone: "
+                            "128-bit values, which the test's int values fit)", w);
+}
+
+/* Lines KEY=VALUE between the name and the init block: herd's information
+ * about the test (its splitter reads them; Hash=, Stable=, ...), none of
+ * which changes what a C11 test does but Variant. */
+static void info_lines(parser *p)
+{
+    while (p->tok.kind == TOK_NAME && !is(p, "{")) {
+        char key[LITMUS_MAX_NAME], value[128];
+        int line = p->tok.line;
+        expect_name(p, key, sizeof key);
+        if (!is(p, "="))
+            refuse(p, line, "expected '{' or a line KEY=VALUE, found '%s'", key);
+        lexer_line(&p->lx, value, sizeof value); /* the rest of the line, raw */
+        if (strcmp(key, "Variant") == 0)
+            variant(p, line, value);
+        advance(p);
+    }
+}
+
 static void init_block(parser *p)
 {
     expect(p, "{");
@@ -221,8 +253,25 @@ static void locations_clause(parser *p)
     }
 }
 
+/* regions: x:PROP, y:DEV: herd's memory map, the region each location is
+ * in, which a Bell model (herd's own language for GPU models) may read.
+ * rc11.cat is a cat model and reads none, nor has C11 regions: read and
+ * left out. */
+static void regions_clause(parser *p)
+{
+    expect(p, ":");
+    do {
+        char name[LITMUS_MAX_NAME];
+        expect_name(p, name, sizeof name);
+        expect(p, ":");
+        expect_name(p, name, sizeof name);
+    } while (accept(p, ","));
+}
+
 static void final_condition(parser *p)
 {
+    if (accept(p, "regions"))
+        regions_clause(p);
     if (accept(p, "locations"))
         locations_clause(p);
     int line = p->tok.line;
@@ -335,6 +384,7 @@ static bool parse_source(litmus_test *t, const char *source)
     advance(&p);
     if (p.tok.kind == TOK_STRING)
         advance(&p);
+    info_lines(&p);
     init_block(&p);
     while (thread_header(&p))
         thread(&p);

@@ -114,6 +114,12 @@ static expr *primary(parser *p)
         return atomic_call(p, f);
     char name[LITMUS_MAX_NAME];
     expect_name(p, name, sizeof name);
+    /* herd reads atomic_add_unless as Linux's (its CSem: an RMW whose
+     * events carry a Linux annotation, no memory order, on the success
+     * path only): an operation with no C11 meaning. */
+    if (is(p, "(") && strcmp(name, "atomic_add_unless") == 0)
+        refuse(p, line, "'atomic_add_unless': Linux's, not C11's (herd gives it Linux's annotations, no memory "
+                        "order); write it with C11's atomic operations");
     if (is(p, "("))
         refuse(p, line, "'%s(...)': not an operation explore_litmus knows", name);
     int reg = find_register(&p->t->threads[p->thread], name);
