@@ -33,19 +33,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Makes room for capacity states; false (the set unchanged) if there is
+ * no memory. Each array is reallocated apart: one that moved is kept, so a
+ * failure loses nothing. */
+static bool reserve(outcome_set *set, int capacity)
+{
+    if (capacity <= set->capacity)
+        return true;
+    int(*values)[LITMUS_MAX_OBSERVED] = realloc(set->values, (size_t)capacity * sizeof *values);
+    if (values)
+        set->values = values;
+    long *executions = realloc(set->executions, (size_t)capacity * sizeof *executions);
+    if (executions)
+        set->executions = executions;
+    long *schedules = realloc(set->schedules, (size_t)capacity * sizeof *schedules);
+    if (schedules)
+        set->schedules = schedules;
+    if (!values || !executions || !schedules)
+        return false;
+    set->capacity = capacity;
+    return true;
+}
+
 int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added)
 {
     *added = false;
     for (int i = 0; i < set->nstates; ++i)
         if (memcmp(set->values[i], values, (size_t)nvalues * sizeof *values) == 0)
             return i;
-    if (set->nstates == OUTCOME_MAX_STATES)
+    if (set->nstates == set->capacity && !reserve(set, set->capacity ? 2 * set->capacity : 64))
         return -1;
     int i = set->nstates++;
     memcpy(set->values[i], values, (size_t)nvalues * sizeof *values);
     set->schedules[i] = set->executions[i] = 0;
     *added = true;
     return i;
+}
+
+void outcome_set_free(outcome_set *set)
+{
+    free(set->values);
+    free(set->executions);
+    free(set->schedules);
+    *set = (outcome_set){0};
 }
 
 void outcome_format(const litmus_test *t, const int *values, char *buf, size_t size)
@@ -80,21 +110,31 @@ static int compare_states(const void *a, const void *b)
     return 0;
 }
 
-void outcome_sort(const litmus_test *t, outcome_set *set, int *map)
+bool outcome_sort(const litmus_test *t, outcome_set *set, int *map)
 {
-    static sort_entry entries[OUTCOME_MAX_STATES];
-    static outcome_set sorted;
+    sort_entry *entries = malloc((size_t)set->nstates * sizeof *entries + 1);
+    outcome_set sorted = {0};
+    if (!entries || !reserve(&sorted, set->nstates)) {
+        free(entries);
+        outcome_set_free(&sorted);
+        return false;
+    }
     for (int i = 0; i < set->nstates; ++i)
         entries[i] = (sort_entry){set->values[i], t->nshown, i};
     qsort(entries, (size_t)set->nstates, sizeof entries[0], compare_states);
-    sorted = *set;
     for (int i = 0; i < set->nstates; ++i) {
         memcpy(sorted.values[i], set->values[entries[i].index], sizeof sorted.values[i]);
         sorted.schedules[i] = set->schedules[entries[i].index];
         sorted.executions[i] = set->executions[entries[i].index];
         map[i] = entries[i].index;
     }
+    free(entries);
+    sorted.nstates = set->nstates;
+    sorted.race = set->race;
+    memcpy(sorted.race_report, set->race_report, sizeof sorted.race_report);
+    outcome_set_free(set);
     *set = sorted;
+    return true;
 }
 
 /* ---- the condition ------------------------------------------------------------------- */
