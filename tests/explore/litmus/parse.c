@@ -106,6 +106,9 @@ int number(parser *p)
     if (v < INT_MIN || v > INT_MAX) /* a location's value is an int (exec.c) */
         refuse(p, p->tok.line, "the value %s%s does not fit an int, explore_litmus's values", minus ? "-" : "",
                p->tok.text);
+    if (v >= LITMUS_ADDRESS)
+        refuse(p, p->tok.line, "the value %s: explore_litmus keeps the ints from %d up for locations' addresses",
+               p->tok.text, LITMUS_ADDRESS);
     advance(p);
     return (int)v;
 }
@@ -170,6 +173,43 @@ int location_argument(parser *p, enum location_kind kind, const char *what)
         refuse(p, line, "%s takes the location's name, as herd's C does: x, not &x", what);
     expect_name(p, name, sizeof name);
     return parameter(p, name, line, kind, what);
+}
+
+/* herd's C accesses a location through a parameter (x) or through a
+ * register holding its address (r2 after int *r2 =
+ * atomic_load_explicit(x1, ...): herd's address dependency), whose
+ * location is known only when it runs (exec.c). A register's name is
+ * never a location's (declaration), so the name says which. */
+int access_argument(parser *p, const char *what, int *via, char *via_name)
+{
+    *via = 0;
+    if (p->tok.kind == TOK_NAME && p->thread >= 0) {
+        const litmus_thread *th = &p->t->threads[p->thread];
+        int reg = find_register(th, p->tok.text);
+        if (reg >= 0) {
+            *via = reg + 1;
+            snprintf(via_name, LITMUS_MAX_NAME + 1, "*%s", th->regs[reg]);
+            advance(p);
+            return 0;
+        }
+    }
+    return location_argument(p, LOC_ATOMIC, what);
+}
+
+/* A parameter's name where a value goes (atomic_store_explicit(x1, x0, ...)):
+ * in herd's C a parameter is the location's address, so its value is that. */
+int address_value(parser *p, const char *name, int line)
+{
+    int loc = parameter(p, name, line, LOC_ATOMIC, "a location's address as a value");
+    return litmus_address(loc);
+}
+
+int stars(parser *p)
+{
+    int n = 0;
+    while (accept(p, "*"))
+        ++n;
+    return n;
 }
 
 int order_argument(parser *p)

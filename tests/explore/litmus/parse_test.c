@@ -43,6 +43,14 @@ static void info_lines(parser *p)
     }
 }
 
+/* &y in the init block: y's address (y a location, named here first or not). */
+static int address_of(parser *p, int line)
+{
+    char name[LITMUS_MAX_NAME];
+    expect_name(p, name, sizeof name);
+    return litmus_address(add_location(p, name, line));
+}
+
 static void init_block(parser *p)
 {
     expect(p, "{");
@@ -51,6 +59,7 @@ static void init_block(parser *p)
         if (accept(p, ";"))
             continue;
         bool typed = type_words(p, &kind);
+        stars(p); /* int *x1 = &y;: a location holding an address, a value too (litmus.h) */
         if (p->tok.kind == TOK_NUMBER)
             refuse(p, line, "initial values of registers (T:r = v) are not supported: declare the register in "
                             "its thread");
@@ -66,9 +75,7 @@ static void init_block(parser *p)
             refuse(p, line, "'%s': explore_litmus runs int locations (atomic_int, int) and mutexes only", name);
         int loc = add_location(p, name, line);
         if (accept(p, "=")) {
-            if (is(p, "&"))
-                refuse(p, line, "'%s': a location holding a pointer is not supported (int values only)", name);
-            p->t->locs[loc].init = number(p);
+            p->t->locs[loc].init = accept(p, "&") ? address_of(p, line) : number(p);
             p->t->locs[loc].init_line = line;
         }
         if (!is(p, "}"))
@@ -86,7 +93,8 @@ static void parameters(parser *p)
             refuse(p, line, "expected ',' or ')' between parameters");
         if (!type_words(p, &kind) && !is(p, "*"))
             refuse(p, line, "expected a parameter (atomic_int* x, int* y, mtx_t* m), found '%s'", describe(&p->tok));
-        expect(p, "*");
+        if (stars(p) == 0) /* atomic_int **x: a location holding an address (litmus.h) */
+            refuse(p, line, "expected '*', found '%s'", describe(&p->tok));
         char name[LITMUS_MAX_NAME];
         expect_name(p, name, sizeof name);
         if (kind < 0)
@@ -188,6 +196,18 @@ static cond *new_cond(parser *p, enum cond_kind kind)
 
 static cond *disjunction(parser *p);
 
+/* A number, or a location's name: its address (1:r2=x0, herd's C). */
+static int condition_value(parser *p)
+{
+    if (p->tok.kind != TOK_NAME)
+        return number(p);
+    int loc = find_location(p->t, p->tok.text);
+    if (loc < 0 || p->t->locs[loc].kind == LOC_MUTEX)
+        refuse(p, p->tok.line, "expected a number or a location, found '%s'", describe(&p->tok));
+    advance(p);
+    return litmus_address(loc);
+}
+
 static cond *atom(parser *p)
 {
     if (accept(p, "~") || accept(p, "not")) {
@@ -210,7 +230,7 @@ static cond *atom(parser *p)
     bool differs = accept(p, "!=");
     if (!differs)
         expect(p, "=");
-    c->value = number(p);
+    c->value = condition_value(p);
     if (!differs)
         return c;
     cond *n = new_cond(p, COND_NOT); /* herd reads x != v as ~(x = v) */
