@@ -43,7 +43,7 @@ static void info_lines(parser *p)
     }
 }
 
-/* &y in the init block: y's address (y a location, named here first or not). */
+/* &y or y in the init block: y's address (y a location, named here first or not). */
 static int address_of(parser *p, int line)
 {
     char name[LITMUS_MAX_NAME];
@@ -75,7 +75,8 @@ static void init_block(parser *p)
             refuse(p, line, "'%s': explore_litmus runs int locations (atomic_int, int) and mutexes only", name);
         int loc = add_location(p, name, line);
         if (accept(p, "=")) {
-            p->t->locs[loc].init = accept(p, "&") ? address_of(p, line) : number(p);
+            bool address = accept(p, "&") || p->tok.kind == TOK_NAME; /* &y, or herd's y: y's address */
+            p->t->locs[loc].init = address ? address_of(p, line) : number(p);
             p->t->locs[loc].init_line = line;
         }
         if (!is(p, "}"))
