@@ -334,6 +334,8 @@ static stmt *statement(parser *p)
         char name[LITMUS_MAX_NAME];
         expect_name(p, name, sizeof name);
         int reg = find_register(&p->t->threads[p->thread], name);
+        if (is(p, "("))
+            refuse(p, line, "'%s(...)': not an operation explore_litmus knows", name);
         if (reg < 0 || !is(p, "="))
             refuse(p, line, "'%s': expected a statement (a register assignment, *x = ..., an atomic_* call, "
                             "if, lock)", name);
