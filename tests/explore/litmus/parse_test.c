@@ -48,6 +48,8 @@ static int address_of(parser *p, int line)
 {
     char name[LITMUS_MAX_NAME];
     expect_name(p, name, sizeof name);
+    if (is(p, "("))
+        refuse(p, line, "'%s(...)': an initial value is a number or a location's address (&y, y)", name);
     return litmus_address(add_location(p, name, line));
 }
 
