@@ -40,6 +40,24 @@ typedef struct frame {
 
 static const char *loc_name(const frame *f, int loc) { return f->t->locs[loc].name; }
 
+/* The location an access works on: its own, or the one whose address its
+ * register holds as it runs (herd's address dependency: int *r2 =
+ * atomic_load_explicit(x1, ...); atomic_load_explicit(r2, ...)). A register
+ * holding no int location's address has nothing to access: the schedule
+ * fails, and says so. */
+static int target(const frame *f, int loc, int via, int line)
+{
+    if (!via)
+        return loc;
+    int v = f->regs[via - 1];
+    int at = litmus_address_of(v, f->t->nlocs);
+    if (at < 0 || f->t->locs[at].kind == LOC_MUTEX)
+        explore_fail("litmus", "%s:%d: P%d accesses *%s, and %s holds %d, no int location's address",
+                     base(f->t->path), line, f->thread, f->t->threads[f->thread].regs[via - 1],
+                     f->t->threads[f->thread].regs[via - 1], v);
+    return at;
+}
+
 /* ---- the memory operations ---------------------------------------------------------- */
 
 /* Each goes to the explorer as hook.h's macros would send it, but with the
@@ -95,7 +113,10 @@ static void plain_write(const frame *f, const explore_site *site, int loc, int v
                  loc_name(f, loc), v);
 }
 
-static int load(const frame *f, const expr *e) { return atomic_op(f, &e->site, e->loc, e->order, 0); }
+static int load(const frame *f, const expr *e)
+{
+    return atomic_op(f, &e->site, target(f, e->loc, e->via, e->line), e->order, 0);
+}
 
 static int read_modify_write(const frame *f, const expr *e, int arg)
 {
@@ -103,7 +124,8 @@ static int read_modify_write(const frame *f, const expr *e, int arg)
         [RMW_XCHG] = EXPLORE_RMW_XCHG, [RMW_ADD] = EXPLORE_RMW_ADD, [RMW_SUB] = EXPLORE_RMW_SUB,
         [RMW_OR] = EXPLORE_RMW_OR,     [RMW_AND] = EXPLORE_RMW_AND, [RMW_XOR] = EXPLORE_RMW_XOR,
     };
-    explore_atomic_op op = {.site = &e->site, .obj = f->m->cell[e->loc], .size = sizeof(int), .order = e->order,
+    int loc = target(f, e->loc, e->via, e->line);
+    explore_atomic_op op = {.site = &e->site, .obj = f->m->cell[loc], .size = sizeof(int), .order = e->order,
                             .rmw = kinds[e->rmw], .value = (uintptr_t)arg};
     return (int)explore_atomic(&op);
 }
@@ -116,8 +138,9 @@ static int read_modify_write(const frame *f, const expr *e, int arg)
  * to explore that (LOCKSTEP_EXPLORE_SPURIOUS=1). */
 static int compare_exchange(const frame *f, const expr *e, int desired)
 {
+    int loc = target(f, e->loc, e->via, e->line);
     int expected = plain_read(f, &e->expected_read, e->expected_loc);
-    explore_atomic_op op = {.site = &e->site, .obj = f->m->cell[e->loc], .size = sizeof(int), .order = e->order,
+    explore_atomic_op op = {.site = &e->site, .obj = f->m->cell[loc], .size = sizeof(int), .order = e->order,
                             .failure = e->failure, .value = (uintptr_t)desired, .expected = &expected,
                             .weak = e->weak};
     int ok = (int)explore_atomic(&op);
@@ -154,7 +177,7 @@ static int eval(const frame *f, const expr *e)
         int a = eval(f, e->a); /* left to right, as herd sequences them */
         return binary(e->op, a, eval(f, e->b));
     }
-    case EXPR_READ: return plain_read(f, &e->site, e->loc);
+    case EXPR_READ: return plain_read(f, &e->site, target(f, e->loc, e->via, e->line));
     case EXPR_LOAD: return load(f, e);
     case EXPR_RMW: return read_modify_write(f, e, eval(f, e->a));
     case EXPR_CAS: return compare_exchange(f, e, eval(f, e->a));
@@ -175,10 +198,10 @@ static void run(const frame *f, const stmt *s)
             break;
         }
         case STMT_WRITE:
-            plain_write(f, &s->site, s->loc, eval(f, s->value));
+            plain_write(f, &s->site, target(f, s->loc, s->via, s->line), eval(f, s->value));
             break;
         case STMT_STORE: {
-            atomic_op(f, &s->site, s->loc, s->order, (uintptr_t)eval(f, s->value));
+            atomic_op(f, &s->site, target(f, s->loc, s->via, s->line), s->order, (uintptr_t)eval(f, s->value));
             break;
         }
         case STMT_FENCE:

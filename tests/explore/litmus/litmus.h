@@ -43,6 +43,21 @@
 #define LITMUS_MAX_OBSERVED 24  /* registers and locations a final state shows */
 #define LITMUS_MAX_EXPECTED 64  /* "expect" lines */
 
+/* A location's address, as a value: herd's C lets a thread store a
+ * location's address (atomic_store_explicit(x1, x0, ...), an init
+ * `int *x1 = &y;`) and access the location a register points to
+ * (atomic_load_explicit(r2, ...)), and a state shows it by name
+ * (1:r2=x0). Every value here is an int, so location i's address is the
+ * int LITMUS_ADDRESS + i, a range no constant of the file may take
+ * (number()). */
+#define LITMUS_ADDRESS 0x7fff0000
+static inline int litmus_address(int loc) { return LITMUS_ADDRESS + loc; }
+/* The location whose address v is, or -1 (an int, no address). */
+static inline int litmus_address_of(int v, int nlocs)
+{
+    return v >= LITMUS_ADDRESS && v - LITMUS_ADDRESS < nlocs ? v - LITMUS_ADDRESS : -1;
+}
+
 /* An order is a memory_order value of <stdatomic.h>, named and parsed by
  * the explorer's one table (explore_order_name, explore_order_parse). */
 
@@ -83,7 +98,9 @@ typedef struct expr {
     int value;              /* EXPR_CONST */
     int reg;                /* EXPR_REG */
     char op[3];             /* EXPR_BINARY: "+", "==", ... */
-    int loc;                /* the location operated on */
+    int loc;                /* the location operated on (via == 0) */
+    int via;                /* or the register holding its address, + 1 (0: loc itself) */
+    char via_name[LITMUS_MAX_NAME + 1]; /* then "*r2", for the site */
     int expected_loc;       /* EXPR_CAS: the plain location holding the expected value */
     enum rmw_op rmw;        /* EXPR_RMW */
     bool weak;              /* EXPR_CAS */
@@ -111,6 +128,8 @@ typedef struct stmt {
     int line;
     int reg;                 /* STMT_SET */
     int loc;                 /* STMT_WRITE, STMT_STORE, STMT_LOCK, STMT_UNLOCK */
+    int via;                 /* STMT_WRITE, STMT_STORE: as expr's */
+    char via_name[LITMUS_MAX_NAME + 1];
     int order;               /* STMT_STORE, STMT_FENCE */
     expr *value;             /* STMT_SET, STMT_WRITE, STMT_STORE; STMT_IF: the condition */
     struct stmt *body;       /* STMT_BLOCK: the first statement; STMT_IF: the then branch */

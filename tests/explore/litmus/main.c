@@ -125,7 +125,7 @@ static void check(void *ctx)
     bool added;
     int i = outcome_add(&r->set, t->nshown, values, &added);
     if (i < 0)
-        explore_fail("litmus", "more than %d final states", OUTCOME_MAX_STATES);
+        explore_fail("litmus", "no memory for another final state (%d so far)", r->set.nstates);
     ++r->set.schedules[i];
     r->set.executions[i] += explore_execution_is_new(); /* herd counts executions */
     if (added)
@@ -183,8 +183,9 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
     double start = now();
     if (r->options.replay) { /* one schedule: the explorer prints its trace */
         explore_run(&s, &r->options, r);
-        char state[1024];
-        outcome_format(t, r->set.values[0], state, sizeof state);
+        char state[1024] = "no final state";
+        if (r->set.nstates > 0)
+            outcome_format(t, r->set.values[0], state, sizeof state);
         printf("explore_litmus: %s: this schedule ends in %s\n", t->name, state);
         return true;
     }
@@ -195,8 +196,11 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
                         "no result\n", t->path);
         exit(2);
     }
-    int map[OUTCOME_MAX_STATES];
-    outcome_sort(t, &r->set, map);
+    int *map = malloc((size_t)r->set.nstates * sizeof *map + 1);
+    if (!map || !outcome_sort(t, &r->set, map)) {
+        fprintf(stderr, "%s: no memory to sort its %d final states: no result\n", t->path, r->set.nstates);
+        exit(2);
+    }
     outcome_print(t, &r->set, now() - start);
     if (r->set.race)
         printf("explore_litmus: %s: undefined behaviour, the first data race found: %s\n", t->name,
@@ -207,6 +211,7 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
             graph_path(r->graph, map[i] + 1, path, sizeof path);
             printf("Graph %s %d %s\n", t->name, i + 1, path);
         }
+    free(map);
     bool stated = !check_expected || outcome_check(t, &r->set, r->options.c11);
     if (r->options.check_reduction) { /* last: the other round's states must not change what was printed */
         r->trace = false;
@@ -226,9 +231,15 @@ static int usage(const char *program)
 
 int main(int argc, char **argv)
 {
-    static litmus_test tests[256];
-    static run r; /* the run each test works on, its scenario's context (big: static) */
+    /* Every file's test, read before any runs; and the run each works on,
+     * its scenario's context. */
+    litmus_test *tests = calloc((size_t)argc, sizeof *tests);
+    run r = {0};
     int ntests = 0;
+    if (!tests) {
+        fprintf(stderr, "%s: out of memory\n", argv[0]);
+        return 2;
+    }
     bool check_expected = false, refused = false;
     char why[1024];
     /* A weak compare-exchange may fail spuriously, as in herd7, unless
@@ -253,7 +264,7 @@ int main(int argc, char **argv)
             r.options.replay = argv[++i];
         else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &r.options.c11))
             ++i;
-        else if (argv[i][0] == '-' || ntests == 256)
+        else if (argv[i][0] == '-')
             return usage(argv[0]);
         else if (!litmus_parse(argv[i], &tests[ntests]) || !runnable(&tests[ntests++]))
             refused = true;
@@ -268,5 +279,9 @@ int main(int argc, char **argv)
     bool all_stated = true;
     for (int i = 0; i < ntests; ++i)
         all_stated &= run_test(&r, &tests[i], check_expected);
+    outcome_set_free(&r.set);
+    for (int i = 0; i < ntests; ++i)
+        litmus_free(&tests[i]);
+    free(tests);
     return all_stated ? 0 : 1;
 }

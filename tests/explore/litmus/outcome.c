@@ -33,13 +33,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Makes room for capacity states; false (the set unchanged) if there is
+ * no memory. Each array is reallocated apart: one that moved is kept, so a
+ * failure loses nothing. */
+static bool reserve(outcome_set *set, int capacity)
+{
+    if (capacity <= set->capacity)
+        return true;
+    int(*values)[LITMUS_MAX_OBSERVED] = realloc(set->values, (size_t)capacity * sizeof *values);
+    if (values)
+        set->values = values;
+    long *executions = realloc(set->executions, (size_t)capacity * sizeof *executions);
+    if (executions)
+        set->executions = executions;
+    long *schedules = realloc(set->schedules, (size_t)capacity * sizeof *schedules);
+    if (schedules)
+        set->schedules = schedules;
+    if (!values || !executions || !schedules)
+        return false;
+    set->capacity = capacity;
+    return true;
+}
+
 int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added)
 {
     *added = false;
     for (int i = 0; i < set->nstates; ++i)
         if (memcmp(set->values[i], values, (size_t)nvalues * sizeof *values) == 0)
             return i;
-    if (set->nstates == OUTCOME_MAX_STATES)
+    /* from 4: most tests here grow the set, so the growth is run by every label run */
+    if (set->nstates == set->capacity && !reserve(set, set->capacity ? 2 * set->capacity : 4))
         return -1;
     int i = set->nstates++;
     memcpy(set->values[i], values, (size_t)nvalues * sizeof *values);
@@ -48,53 +71,97 @@ int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added)
     return i;
 }
 
+void outcome_set_free(outcome_set *set)
+{
+    free(set->values);
+    free(set->executions);
+    free(set->schedules);
+    *set = (outcome_set){0};
+}
+
+/* A value as herd prints it: a number, or a location's name for its
+ * address (1:r2=x0). */
+static void format_value(const litmus_test *t, int v, char *buf, size_t size)
+{
+    int loc = litmus_address_of(v, t->nlocs);
+    if (loc >= 0)
+        snprintf(buf, size, "%s", t->locs[loc].name);
+    else
+        snprintf(buf, size, "%d", v);
+}
+
 void outcome_format(const litmus_test *t, const int *values, char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (int i = 0; i < t->nshown && len < size; ++i) {
         observed o = t->shown[i];
+        char value[LITMUS_MAX_NAME + 16];
+        format_value(t, values[i], value, sizeof value);
         if (o.thread >= 0)
-            len += (size_t)snprintf(buf + len, size - len, "%s%d:%s=%d;", i ? " " : "", o.thread,
-                                    t->threads[o.thread].regs[o.index], values[i]);
+            len += (size_t)snprintf(buf + len, size - len, "%s%d:%s=%s;", i ? " " : "", o.thread,
+                                    t->threads[o.thread].regs[o.index], value);
         else
-            len += (size_t)snprintf(buf + len, size - len, "%s[%s]=%d;", i ? " " : "", t->locs[o.index].name,
-                                    values[i]);
+            len += (size_t)snprintf(buf + len, size - len, "%s[%s]=%s;", i ? " " : "", t->locs[o.index].name,
+                                    value);
     }
 }
 
 /* ---- sorting ------------------------------------------------------------------------ */
 
 typedef struct sort_entry {
+    const litmus_test *t;
     const int *values;
-    int n;
     int index;
 } sort_entry;
+
+/* Numbers by value, then addresses by their location's name. */
+static int compare_values(const litmus_test *t, int a, int b)
+{
+    int x = litmus_address_of(a, t->nlocs), y = litmus_address_of(b, t->nlocs);
+    if (x >= 0 && y >= 0)
+        return strcmp(t->locs[x].name, t->locs[y].name);
+    if ((x >= 0) != (y >= 0))
+        return x >= 0 ? 1 : -1;
+    return a < b ? -1 : a > b;
+}
 
 static int compare_states(const void *a, const void *b)
 {
     const sort_entry *x = a, *y = b;
-    for (int i = 0; i < x->n; ++i)
-        if (x->values[i] != y->values[i])
-            return x->values[i] < y->values[i] ? -1 : 1;
+    for (int i = 0; i < x->t->nshown; ++i) {
+        int c = compare_values(x->t, x->values[i], y->values[i]);
+        if (c)
+            return c;
+    }
     return 0;
 }
 
-void outcome_sort(const litmus_test *t, outcome_set *set, int *map)
+bool outcome_sort(const litmus_test *t, outcome_set *set, int *map)
 {
-    static sort_entry entries[OUTCOME_MAX_STATES];
-    static outcome_set sorted;
+    sort_entry *entries = malloc((size_t)set->nstates * sizeof *entries + 1);
+    outcome_set sorted = {0};
+    if (!entries || !reserve(&sorted, set->nstates)) {
+        free(entries);
+        outcome_set_free(&sorted);
+        return false;
+    }
     for (int i = 0; i < set->nstates; ++i)
-        entries[i] = (sort_entry){set->values[i], t->nshown, i};
+        entries[i] = (sort_entry){t, set->values[i], i};
     qsort(entries, (size_t)set->nstates, sizeof entries[0], compare_states);
-    sorted = *set;
     for (int i = 0; i < set->nstates; ++i) {
         memcpy(sorted.values[i], set->values[entries[i].index], sizeof sorted.values[i]);
         sorted.schedules[i] = set->schedules[entries[i].index];
         sorted.executions[i] = set->executions[entries[i].index];
         map[i] = entries[i].index;
     }
+    free(entries);
+    sorted.nstates = set->nstates;
+    sorted.race = set->race;
+    memcpy(sorted.race_report, set->race_report, sizeof sorted.race_report);
+    outcome_set_free(set);
     *set = sorted;
+    return true;
 }
 
 /* ---- the condition ------------------------------------------------------------------- */
@@ -127,12 +194,15 @@ static void print_cond(const litmus_test *t, const cond *c, bool in_and)
     switch (c->kind) {
     case COND_TRUE: printf("true"); break;
     case COND_FALSE: printf("false"); break;
-    case COND_EQ:
+    case COND_EQ: {
+        char value[LITMUS_MAX_NAME + 16];
+        format_value(t, c->value, value, sizeof value);
         if (c->what.thread >= 0)
-            printf("%d:%s=%d", c->what.thread, t->threads[c->what.thread].regs[c->what.index], c->value);
+            printf("%d:%s=%s", c->what.thread, t->threads[c->what.thread].regs[c->what.index], value);
         else
-            printf("[%s]=%d", t->locs[c->what.index].name, c->value);
+            printf("[%s]=%s", t->locs[c->what.index].name, value);
         break;
+    }
     case COND_NOT:
         printf("not (");
         print_cond(t, c->a, false);

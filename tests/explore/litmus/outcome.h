@@ -7,26 +7,32 @@
 
 #include "litmus.h"
 
-#define OUTCOME_MAX_STATES 4096
-
+/* The states found so far, in the order first reached. The arrays grow as
+ * states are added (a test with every location shown, as herd's fig6, has
+ * thousands); a zeroed set is empty. */
 typedef struct outcome_set {
     int nstates;
-    int values[OUTCOME_MAX_STATES][LITMUS_MAX_OBSERVED]; /* in the order of test->shown */
-    long executions[OUTCOME_MAX_STATES]; /* distinct executions that ended in each state (herd's count) */
-    long schedules[OUTCOME_MAX_STATES];  /* schedules of the search that ended in each state (its cost) */
+    int capacity;                       /* of each array below */
+    int (*values)[LITMUS_MAX_OBSERVED]; /* in the order of test->shown */
+    long *executions; /* distinct executions that ended in each state (herd's count) */
+    long *schedules;  /* schedules of the search that ended in each state (its cost) */
     bool race;                          /* some schedule had a data race (herd: undefined behaviour) */
     char race_report[512];              /* the first one, as the explorer reported it */
 } outcome_set;
 
 /* Adds a final state (counted by the caller); returns its index, and
- * *added when it is new. -1: more than OUTCOME_MAX_STATES states. */
+ * *added when it is new. -1: no memory for a new state (the set unchanged). */
 int outcome_add(outcome_set *set, int nvalues, const int *values, bool *added);
+
+/* Frees the arrays; the set is empty again. */
+void outcome_set_free(outcome_set *set);
 
 /* "1:r0=0; 1:r1=1; [x]=1;" as herd prints a state. */
 void outcome_format(const litmus_test *t, const int *values, char *buf, size_t size);
 
-/* Sorts the states as herd lists them; map[i] is the old index of the i-th. */
-void outcome_sort(const litmus_test *t, outcome_set *set, int *map);
+/* Sorts the states as herd lists them; map[i] (map: set->nstates entries)
+ * is the old index of the i-th. false: no memory to sort (the set unchanged). */
+bool outcome_sort(const litmus_test *t, outcome_set *set, int *map);
 
 /* The condition's proposition (without its quantifier) on a state. */
 bool outcome_holds(const litmus_test *t, const cond *c, const int *values);

@@ -23,6 +23,7 @@
  */
 #include "parse.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,9 +102,15 @@ int number(parser *p)
     bool minus = accept(p, "-");
     if (p->tok.kind != TOK_NUMBER)
         refuse(p, p->tok.line, "expected a number, found '%s'", describe(&p->tok));
-    long v = p->tok.value;
+    long v = minus ? -p->tok.value : p->tok.value;
+    if (v < INT_MIN || v > INT_MAX) /* a location's value is an int (exec.c) */
+        refuse(p, p->tok.line, "the value %s%s does not fit an int, explore_litmus's values", minus ? "-" : "",
+               p->tok.text);
+    if (v >= LITMUS_ADDRESS)
+        refuse(p, p->tok.line, "the value %s: explore_litmus keeps the ints from %d up for locations' addresses",
+               p->tok.text, LITMUS_ADDRESS);
     advance(p);
-    return (int)(minus ? -v : v);
+    return (int)v;
 }
 
 /* ---- names: locations and registers --------------------------------------------- */
@@ -168,6 +175,43 @@ int location_argument(parser *p, enum location_kind kind, const char *what)
     return parameter(p, name, line, kind, what);
 }
 
+/* herd's C accesses a location through a parameter (x) or through a
+ * register holding its address (r2 after int *r2 =
+ * atomic_load_explicit(x1, ...): herd's address dependency), whose
+ * location is known only when it runs (exec.c). A register's name is
+ * never a location's (declaration), so the name says which. */
+int access_argument(parser *p, const char *what, int *via, char *via_name)
+{
+    *via = 0;
+    if (p->tok.kind == TOK_NAME && p->thread >= 0) {
+        const litmus_thread *th = &p->t->threads[p->thread];
+        int reg = find_register(th, p->tok.text);
+        if (reg >= 0) {
+            *via = reg + 1;
+            snprintf(via_name, LITMUS_MAX_NAME + 1, "*%s", th->regs[reg]);
+            advance(p);
+            return 0;
+        }
+    }
+    return location_argument(p, LOC_ATOMIC, what);
+}
+
+/* A parameter's name where a value goes (atomic_store_explicit(x1, x0, ...)):
+ * in herd's C a parameter is the location's address, so its value is that. */
+int address_value(parser *p, const char *name, int line)
+{
+    int loc = parameter(p, name, line, LOC_ATOMIC, "a location's address as a value");
+    return litmus_address(loc);
+}
+
+int stars(parser *p)
+{
+    int n = 0;
+    while (accept(p, "*"))
+        ++n;
+    return n;
+}
+
 int order_argument(parser *p)
 {
     /* The explorer's one table of names (order.c); herd's C spells them in full. */
@@ -182,22 +226,31 @@ int order_argument(parser *p)
 
 /* ---- types ---------------------------------------------------------------------------- */
 
+/* herd's 128-bit integers (its C lexer's types; values 128 bits wide
+ * under Variant=S128). A location's value here is an int, and every
+ * constant the file writes fits one (number()), so such a location holds
+ * the values herd's does. */
+static bool wide_integer(const parser *p)
+{
+    return is(p, "__int128") || is(p, "__int128_t") || is(p, "__uint128_t");
+}
+
 /* The words of a type, up to the name or the star: which kind of location
  * they make, or -1 for a type the explorer does not run. false: no type here. */
 bool type_words(parser *p, int *kind)
 {
     bool any = false, atomic = false, mutex = false, integer = false, other = false;
     for (;;) {
-        if (is(p, "atomic_int") || is(p, "_Atomic"))
+        if (is(p, "atomic_int") || is(p, "_Atomic") || is(p, "atomic_t")) /* atomic_t: Linux's atomic int */
             atomic = true;
-        else if (is(p, "int"))
+        else if (is(p, "int") || wide_integer(p))
             integer = true;
         else if (is(p, "mtx_t") || is(p, "spinlock_t")) /* herd's lexer: both a mutex's type */
             mutex = true;
         else if (is(p, "volatile") || is(p, "const"))
             ;
         else if (is(p, "long") || is(p, "char") || is(p, "short") || is(p, "unsigned") || is(p, "intptr_t") ||
-                 is(p, "uintptr_t") || is(p, "atomic_t") || is(p, "void") ||
+                 is(p, "uintptr_t") || is(p, "void") ||
                  strncmp(p->tok.text, "int", 3) == 0 || strncmp(p->tok.text, "uint", 4) == 0 ||
                  strncmp(p->tok.text, "__int", 5) == 0 || strncmp(p->tok.text, "__uint", 6) == 0)
             other = p->tok.kind == TOK_NAME;

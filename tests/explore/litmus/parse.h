@@ -49,6 +49,13 @@ int find_location(const litmus_test *t, const char *name);      /* -1: none */
 int add_location(parser *p, const char *name, int line);
 int find_register(const litmus_thread *th, const char *name);   /* -1: none */
 int location_argument(parser *p, enum location_kind kind, const char *what);
+/* The location an access works on: a parameter, or a register holding an
+ * address (*via: the register + 1, via_name "*r2"; 0 if a parameter). */
+int access_argument(parser *p, const char *what, int *via, char *via_name);
+/* A parameter of the current thread used as a value: its address. */
+int address_value(parser *p, const char *name, int line);
+/* The stars of a pointer type (int *r, atomic_int **x): how many. */
+int stars(parser *p);
 int order_argument(parser *p);                  /* memory_order_X */
 /* The words of a type (volatile atomic_int, int, mtx_t...): false if none;
  * *kind: the kind of location they make, -1 for a type not run. */

@@ -11,6 +11,48 @@
 
 /* ---- the frame: name, init, threads, condition ------------------------------------------------ */
 
+/* herd's Variant=S128: its values are 128 bits wide. Every value here is
+ * an int, and every constant the file writes is one (number()), so the
+ * test runs as herd runs it. Any other variant changes how herd runs the
+ * test (its options for other architectures' models), so it is refused. */
+static void variant(parser *p, int line, const char *value)
+{
+    char words[128];
+    snprintf(words, sizeof words, "%s", value);
+    for (char *w = strtok(words, ", \t"); w; w = strtok(NULL, ", \t"))
+        if (strcmp(w, "S128") != 0 && strcmp(w, "s128") != 0)
+            refuse(p, line, "herd's Variant '%s': explore_litmus runs C11 as the standard writes it (S128 alone: "
+                            "128-bit values, which the test's int values fit)", w);
+}
+
+/* Lines KEY=VALUE between the name and the init block: herd's information
+ * about the test (its splitter reads them; Hash=, Stable=, ...), none of
+ * which changes what a C11 test does but Variant. */
+static void info_lines(parser *p)
+{
+    while (p->tok.kind == TOK_NAME && !is(p, "{")) {
+        char key[LITMUS_MAX_NAME], value[128];
+        int line = p->tok.line;
+        expect_name(p, key, sizeof key);
+        if (!is(p, "="))
+            refuse(p, line, "expected '{' or a line KEY=VALUE, found '%s'", key);
+        lexer_line(&p->lx, value, sizeof value); /* the rest of the line, raw */
+        if (strcmp(key, "Variant") == 0)
+            variant(p, line, value);
+        advance(p);
+    }
+}
+
+/* &y or y in the init block: y's address (y a location, named here first or not). */
+static int address_of(parser *p, int line)
+{
+    char name[LITMUS_MAX_NAME];
+    expect_name(p, name, sizeof name);
+    if (is(p, "("))
+        refuse(p, line, "'%s(...)': an initial value is a number or a location's address (&y, y)", name);
+    return litmus_address(add_location(p, name, line));
+}
+
 static void init_block(parser *p)
 {
     expect(p, "{");
@@ -19,6 +61,7 @@ static void init_block(parser *p)
         if (accept(p, ";"))
             continue;
         bool typed = type_words(p, &kind);
+        stars(p); /* int *x1 = &y;: a location holding an address, a value too (litmus.h) */
         if (p->tok.kind == TOK_NUMBER)
             refuse(p, line, "initial values of registers (T:r = v) are not supported: declare the register in "
                             "its thread");
@@ -34,9 +77,8 @@ static void init_block(parser *p)
             refuse(p, line, "'%s': explore_litmus runs int locations (atomic_int, int) and mutexes only", name);
         int loc = add_location(p, name, line);
         if (accept(p, "=")) {
-            if (is(p, "&"))
-                refuse(p, line, "'%s': a location holding a pointer is not supported (int values only)", name);
-            p->t->locs[loc].init = number(p);
+            bool address = accept(p, "&") || p->tok.kind == TOK_NAME; /* &y, or herd's y: y's address */
+            p->t->locs[loc].init = address ? address_of(p, line) : number(p);
             p->t->locs[loc].init_line = line;
         }
         if (!is(p, "}"))
@@ -54,7 +96,8 @@ static void parameters(parser *p)
             refuse(p, line, "expected ',' or ')' between parameters");
         if (!type_words(p, &kind) && !is(p, "*"))
             refuse(p, line, "expected a parameter (atomic_int* x, int* y, mtx_t* m), found '%s'", describe(&p->tok));
-        expect(p, "*");
+        if (stars(p) == 0) /* atomic_int **x: a location holding an address (litmus.h) */
+            refuse(p, line, "expected '*', found '%s'", describe(&p->tok));
         char name[LITMUS_MAX_NAME];
         expect_name(p, name, sizeof name);
         if (kind < 0)
@@ -156,6 +199,18 @@ static cond *new_cond(parser *p, enum cond_kind kind)
 
 static cond *disjunction(parser *p);
 
+/* A number, or a location's name: its address (1:r2=x0, herd's C). */
+static int condition_value(parser *p)
+{
+    if (p->tok.kind != TOK_NAME)
+        return number(p);
+    int loc = find_location(p->t, p->tok.text);
+    if (loc < 0 || p->t->locs[loc].kind == LOC_MUTEX)
+        refuse(p, p->tok.line, "expected a number or a location, found '%s'", describe(&p->tok));
+    advance(p);
+    return litmus_address(loc);
+}
+
 static cond *atom(parser *p)
 {
     if (accept(p, "~") || accept(p, "not")) {
@@ -178,7 +233,7 @@ static cond *atom(parser *p)
     bool differs = accept(p, "!=");
     if (!differs)
         expect(p, "=");
-    c->value = number(p);
+    c->value = condition_value(p);
     if (!differs)
         return c;
     cond *n = new_cond(p, COND_NOT); /* herd reads x != v as ~(x = v) */
@@ -221,8 +276,25 @@ static void locations_clause(parser *p)
     }
 }
 
+/* regions: x:PROP, y:DEV: herd's memory map, the region each location is
+ * in, which a Bell model (herd's own language for GPU models) may read.
+ * rc11.cat is a cat model and reads none, nor has C11 regions: read and
+ * left out. */
+static void regions_clause(parser *p)
+{
+    expect(p, ":");
+    do {
+        char name[LITMUS_MAX_NAME];
+        expect_name(p, name, sizeof name);
+        expect(p, ":");
+        expect_name(p, name, sizeof name);
+    } while (accept(p, ","));
+}
+
 static void final_condition(parser *p)
 {
+    if (accept(p, "regions"))
+        regions_clause(p);
     if (accept(p, "locations"))
         locations_clause(p);
     int line = p->tok.line;
@@ -335,6 +407,7 @@ static bool parse_source(litmus_test *t, const char *source)
     advance(&p);
     if (p.tok.kind == TOK_STRING)
         advance(&p);
+    info_lines(&p);
     init_block(&p);
     while (thread_header(&p))
         thread(&p);

@@ -62,7 +62,7 @@ static expr *atomic_call(parser *p, const call_form *f)
     expr *e = new_expr(p, f->kind, p->tok.line);
     advance(p);
     expect(p, "(");
-    e->loc = location_argument(p, LOC_ATOMIC, f->name);
+    e->loc = access_argument(p, f->name, &e->via, e->via_name);
     if (f->cas) {
         expect(p, ",");
         e->expected_loc = location_argument(p, LOC_PLAIN, "the expected value of a compare-exchange");
@@ -96,13 +96,19 @@ static expr *primary(parser *p)
         return e;
     }
     if (accept(p, "(")) {
+        int kind;
+        if (type_words(p, &kind)) { /* a cast, (int**)e: every value here is an int or an address */
+            stars(p);
+            expect(p, ")");
+            return primary(p);
+        }
         expr *e = expression(p);
         expect(p, ")");
         return e;
     }
     if (accept(p, "*")) {
         expr *e = new_expr(p, EXPR_READ, line);
-        e->loc = location_argument(p, LOC_PLAIN, "a plain read *x");
+        e->loc = access_argument(p, "a plain read *x", &e->via, e->via_name);
         return e;
     }
     if (is(p, "!") || is(p, "~"))
@@ -114,12 +120,22 @@ static expr *primary(parser *p)
         return atomic_call(p, f);
     char name[LITMUS_MAX_NAME];
     expect_name(p, name, sizeof name);
+    /* herd reads atomic_add_unless as Linux's (its CSem: an RMW whose
+     * events carry a Linux annotation, no memory order, on the success
+     * path only): an operation with no C11 meaning. */
+    if (is(p, "(") && strcmp(name, "atomic_add_unless") == 0)
+        refuse(p, line, "'atomic_add_unless': Linux's, not C11's (herd gives it Linux's annotations, no memory "
+                        "order); write it with C11's atomic operations");
     if (is(p, "("))
         refuse(p, line, "'%s(...)': not an operation explore_litmus knows", name);
     int reg = find_register(&p->t->threads[p->thread], name);
+    if (reg < 0 && find_location(p->t, name) >= 0) { /* x: the location's address (herd's C) */
+        expr *e = new_expr(p, EXPR_CONST, line);
+        e->value = address_value(p, name, line);
+        return e;
+    }
     if (reg < 0)
-        refuse(p, line, "'%s' is not a register of P%d (declare it: int %s = ...;)%s", name, p->thread, name,
-               find_location(p->t, name) >= 0 ? "; a location is read with *x or atomic_load_explicit" : "");
+        refuse(p, line, "'%s' is not a register of P%d (declare it: int %s = ...;)", name, p->thread, name);
     expr *e = new_expr(p, EXPR_REG, line);
     e->reg = reg;
     return e;
@@ -194,8 +210,10 @@ static stmt *declaration(parser *p, int line, int kind)
 {
     char name[LITMUS_MAX_NAME];
     litmus_thread *th = &p->t->threads[p->thread];
-    if (kind != LOC_PLAIN || is(p, "*"))
-        refuse(p, line, "a register is an int (int r0 = ...;): explore_litmus runs int values only");
+    int depth = stars(p); /* int *r2: a register holding an address, a value too (litmus.h) */
+    if (kind == LOC_MUTEX || kind < 0 || (kind == LOC_ATOMIC && depth == 0))
+        refuse(p, line, "a register is an int or a pointer (int r0 = ...; int *r1 = ...;): explore_litmus runs int "
+                        "values and locations' addresses only");
     expect_name(p, name, sizeof name);
     if (find_register(th, name) >= 0)
         refuse(p, line, "register '%s' declared twice in P%d", name, p->thread);
@@ -219,7 +237,7 @@ static stmt *store_call(parser *p, int line, bool explicit_order)
     stmt *s = new_stmt(p, STMT_STORE, line);
     advance(p);
     expect(p, "(");
-    s->loc = location_argument(p, LOC_ATOMIC, "atomic_store");
+    s->loc = access_argument(p, "atomic_store", &s->via, s->via_name);
     expect(p, ",");
     s->value = expression(p);
     if (explicit_order) {
@@ -306,7 +324,7 @@ static stmt *statement(parser *p)
         return declaration(p, line, kind);
     if (accept(p, "*")) {
         stmt *s = new_stmt(p, STMT_WRITE, line);
-        s->loc = location_argument(p, LOC_PLAIN, "a plain write *x = ...");
+        s->loc = access_argument(p, "a plain write *x = ...", &s->via, s->via_name);
         expect(p, "=");
         s->value = expression(p);
         expect(p, ";");
@@ -316,6 +334,8 @@ static stmt *statement(parser *p)
         char name[LITMUS_MAX_NAME];
         expect_name(p, name, sizeof name);
         int reg = find_register(&p->t->threads[p->thread], name);
+        if (is(p, "("))
+            refuse(p, line, "'%s(...)': not an operation explore_litmus knows", name);
         if (reg < 0 || !is(p, "="))
             refuse(p, line, "'%s': expected a statement (a register assignment, *x = ..., an atomic_* call, "
                             "if, lock)", name);

@@ -21,7 +21,7 @@ static void expr_sites(const litmus_test *t, expr *e)
         return;
     expr_sites(t, e->a);
     expr_sites(t, e->b);
-    const char *object = t->locs[e->loc].name;
+    const char *object = e->via ? e->via_name : t->locs[e->loc].name; /* "*r2": the register's location */
     const char *order = explore_order_name(e->order);
     switch (e->kind) {
     case EXPR_LOAD:
@@ -54,11 +54,12 @@ static void stmt_sites(const litmus_test *t, stmt *s)
         stmt_sites(t, s->otherwise);
         switch (s->kind) {
         case STMT_STORE:
-            s->site = (explore_site){EXPLORE_STORE, "store", t->path, s->line, t->locs[s->loc].name,
-                                     explore_order_name(s->order)};
+            s->site = (explore_site){EXPLORE_STORE, "store", t->path, s->line,
+                                     s->via ? s->via_name : t->locs[s->loc].name, explore_order_name(s->order)};
             break;
         case STMT_WRITE: /* a plain write: no order (exec.c runs it as a relaxed store) */
-            s->site = (explore_site){EXPLORE_STORE, "write", t->path, s->line, t->locs[s->loc].name, NULL};
+            s->site = (explore_site){EXPLORE_STORE, "write", t->path, s->line,
+                                     s->via ? s->via_name : t->locs[s->loc].name, NULL};
             break;
         case STMT_FENCE:
             s->site = (explore_site){EXPLORE_FENCE, "fence", t->path, s->line, "", explore_order_name(s->order)};
