@@ -141,15 +141,6 @@ void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what);
  * thread may be writing; never around the step's own code. */
 void explore_unchecked(bool on);
 
-/* Returns *clock and adds one to it: a tick of the scenario's own clock,
- * which orders what the threads did as the schedule ran them (e.g. "A had
- * suspended before B began"). Only ticks read or write a clock, so the
- * search orders a step that ticks against the steps that tick and against
- * those its operation depends on, where a peek between explore_unchecked
- * calls is dependent on every step. The race check leaves the clock out.
- * Scenario threads only. */
-int explore_tick(int *clock);
-
 /* Reads the plain int at p into *value and returns true if every write to
  * it so far happens before the calling thread's point; returns false, and
  * leaves *value alone, if one may not. For an int set before the threads

@@ -231,9 +231,7 @@ typedef struct step {
     const void *cond;         /* a condition wait, its relock, a signal or broadcast: the condition variable */
     bool writes; /* it may store (a read-modify-write or compare-exchange may) */
     bool reads;  /* it reads (a load, a read-modify-write, a compare-exchange); a mutex call: it locks (thread.c) */
-    bool sc;     /* seq_cst */
     bool scenario; /* it touches the scenario's own bookkeeping (explore_unchecked); not run yet: it may */
-    bool ticks;    /* it ticks the scenario's clock (explore_tick); not run yet: it may */
     const footprint *foot; /* its plain accesses, once it has run (NULL: not known, any); judged where scenario is */
 } step;
 /* What running step `ran` does to a thread asleep before step `asleep`:
@@ -261,7 +259,6 @@ int path_read(unsigned options, int current, const int *reads_from);
  * that failed only read): its races are judged by it. */
 void path_ran(const step *what);
 void path_scenario_touched(void); /* the running step reads or writes the scenario's bookkeeping */
-void path_scenario_ticked(void);  /* the running step ticks the scenario's clock (explore_tick) */
 /* A plain access (or a free: a write of the block) by thread, added to
  * its running step's footprint; quiet: the scenario observing
  * (explore_unchecked), which makes the step bookkeeping. */

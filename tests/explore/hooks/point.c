@@ -105,14 +105,13 @@ static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
     return true;
 }
 
-/* What the operation touches, for the search's reduction (step.c): the
- * orders as written, which --weaken can only weaken. */
+/* What the operation touches, for the search's reduction (step.c): its
+ * location, and whether it may store or read. The order does not matter
+ * there: RC11's psc is a property of the finished graph (step.c). */
 static step step_of(const explore_atomic_op *op)
 {
-    bool sc = op->order == memory_order_seq_cst ||
-              (op->site->call == EXPLORE_CAS && op->failure == memory_order_seq_cst);
     return (step){.kind = STEP_ATOMIC, .obj = op->obj, .writes = op->site->call != EXPLORE_LOAD,
-                  .reads = op->site->call != EXPLORE_STORE, .sc = sc, .scenario = true};
+                  .reads = op->site->call != EXPLORE_STORE, .scenario = true};
 }
 
 uintptr_t explore_atomic(const explore_atomic_op *op)
@@ -165,7 +164,7 @@ void explore_fence(const explore_site *site, int order)
 {
     int self = thread_self();
     if (self != EXPLORE_MAIN)
-        thread_wait_turn(self, (step){.kind = STEP_FENCE, .sc = order == memory_order_seq_cst, .scenario = true});
+        thread_wait_turn(self, (step){.kind = STEP_FENCE, .scenario = true});
     event *e = event_new(EV_FENCE, self, site);
     e->written = order;
     e->order = weaken_order(site, order);

@@ -47,15 +47,6 @@ void explore_unchecked(bool on)
     datarace_quiet(on);
 }
 
-int explore_tick(int *clock)
-{
-    path_scenario_ticked(); /* the search's dependence (step.c) */
-    datarace_quiet(true);
-    int now = (*clock)++;
-    datarace_quiet(false);
-    return now;
-}
-
 static shadow *shadow_of(uintptr_t addr)
 {
     uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> (64 - SHADOW_BITS));

@@ -246,7 +246,6 @@ static int branch(enum branch_kind kind, unsigned options, int current, unsigned
             if (asleep & bit) { /* its step as explored, where it fell asleep */
                 d->foot[t] = st()->asleep_foot[t];
                 d->touched |= st()->touchy & bit;
-                d->ticked |= st()->ticky & bit;
             }
         }
         if (kind == BRANCH_READ && (options & ~tried))
@@ -284,12 +283,10 @@ static void sleep_after(int c, const step *ran, unsigned explored, const decisio
         if (explored & bit) {
             st()->mark[t] = now;
             st()->touchy = (st()->touchy & ~bit) | (d->touched & bit);
-            st()->ticky = (st()->ticky & ~bit) | (d->ticked & bit);
             st()->asleep_foot[t] = d->foot[t];
         }
         step next = steps[t];
         next.scenario = st()->touchy & bit; /* as its step did when it was explored */
-        next.ticks = st()->ticky & bit;
         next.foot = &st()->asleep_foot[t];
         switch (step_effect(ran, &next, st()->free_mo)) {
         case STEP_KEEP: *(asleep ? &sleep : &limited) |= bit; break;
@@ -306,8 +303,6 @@ static void sleep_after(int c, const step *ran, unsigned explored, const decisio
 
 static bool dependent(const step *a, const step *b)
 {
-    if (a->ticks && b->ticks) /* the scenario's clock: which ticked first */
-        return true;
     return step_effect(a, b, st()->free_mo) != STEP_KEEP || step_effect(b, a, st()->free_mo) != STEP_KEEP;
 }
 
@@ -358,7 +353,6 @@ static step next_at(const decision *d, int t)
 {
     step s = d->next[t];
     s.scenario = d->touched & (1u << t);
-    s.ticks = d->ticked & (1u << t);
     s.foot = &d->foot[t];
     return s;
 }
@@ -561,10 +555,9 @@ void path_ran(const step *what)
 {
     if (!st()->chosen.pending)
         return;
-    bool touched = st()->chosen.ran.scenario, ticks = st()->chosen.ran.ticks;
+    bool touched = st()->chosen.ran.scenario;
     st()->chosen.ran = *what;
     st()->chosen.ran.scenario = touched;
-    st()->chosen.ran.ticks = ticks;
     st()->chosen.ran.foot = &st()->chosen.foot;
 }
 
@@ -613,10 +606,6 @@ void path_scenario_touched(void)
     st()->chosen.ran.scenario = true;
 }
 
-void path_scenario_ticked(void)
-{
-    st()->chosen.ran.ticks = true;
-}
 
 static void settle(const step *steps)
 {
@@ -630,8 +619,6 @@ static void settle(const step *steps)
         d = &st()->path[st()->chosen.decision];
         if (st()->chosen.ran.scenario)
             d->touched |= 1u << st()->chosen.thread;
-        if (st()->chosen.ran.ticks)
-            d->ticked |= 1u << st()->chosen.thread;
         footprint *f = &d->foot[st()->chosen.thread];
         add_ranges(&f->reads, &st()->chosen.foot.reads);
         add_ranges(&f->writes, &st()->chosen.foot.writes);
@@ -650,7 +637,7 @@ static void settle(const step *steps)
 static void race_pending(int q, const step *next)
 {
     step s = stable(next);
-    s.scenario = s.ticks = false; /* its bookkeeping, if any, is judged when it has run */
+    s.scenario = false; /* its bookkeeping, if any, is judged when it has run */
     uint16_t vc[EXPLORE_MAX_THREADS] = {0};
     if (st()->last[q] >= 0)
         memcpy(vc, st()->trans[st()->last[q]].vc, sizeof vc);
@@ -742,7 +729,6 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
         st()->chosen.explored = explored;
         st()->chosen.ran = steps[c];
         st()->chosen.ran.scenario = false; /* until it does (path_scenario_touched) */
-        st()->chosen.ran.ticks = false;     /* (path_scenario_ticked) */
         st()->chosen.foot = (footprint){0}; /* (path_touch) */
         st()->chosen.ran.foot = &st()->chosen.foot;
     }
@@ -778,7 +764,7 @@ void path_begin_round(int bound, enum search_kind kind, bool free_mo)
 
 void path_begin_schedule(void)
 {
-    st()->sleep = st()->limited = st()->touchy = st()->ticky = 0;
+    st()->sleep = st()->limited = st()->touchy = 0;
     st()->floor = -1;
     st()->chosen.pending = false;
     st()->ntrans = 0;

@@ -14,7 +14,6 @@ typedef struct decision {
     int cost;          /* preemptions and stale reads in the schedule before this decision */
     unsigned backtrack; /* options to explore from here: all, or in a reduced round those a race asks for */
     unsigned touched;   /* threads whose step from here touched the scenario's bookkeeping, in some run */
-    unsigned ticked;    /* threads whose step from here ticked the scenario's clock, in some run */
     footprint foot[EXPLORE_MAX_THREADS]; /* each thread's step from here: its plain accesses, over every run */
     step next[EXPLORE_MAX_THREADS]; /* a thread choice: each option's next step here (its foot: foot[t]) */
     int wut;   /* a thread choice: its wakeup tree's children not explored yet, in order (a node list, -1 none) */
@@ -79,7 +78,6 @@ typedef struct path_state {
     bool races; /* source sets: another thread only where a race asks for it */
     unsigned sleep, limited;
     unsigned touchy; /* asleep or limited threads whose step touched the scenario's bookkeeping */
-    unsigned ticky;  /* asleep or limited threads whose step ticked the scenario's clock */
     footprint asleep_foot[EXPLORE_MAX_THREADS]; /* their steps' footprints, as explored */
     bool paused;     /* the scheduler runs a scenario's predicate: no step's accesses */
     int mark[EXPLORE_MAX_THREADS];

@@ -43,10 +43,6 @@
  *     are dependent, or are a data race (datarace.c). A peek sees only
  *     plain memory this way: one that asked the explorer about the
  *     schedule itself would be unknown here;
- *   - both tick the scenario's clock (explore_tick): which ticked first is
- *     what the clock tells; a tick reads and writes nothing else, so it
- *     commutes with every step that does not tick (known, as bookkeeping
- *     is, once the step has run);
  *   - either is a wait on a scenario's predicate (explore_wait_until):
  *     what the predicate reads is the scenario's, unknown here.
  *
@@ -131,8 +127,6 @@ enum step_effect step_effect(const step *ran, const step *asleep, bool free_mo)
     if (ran->kind == STEP_ANY || asleep->kind == STEP_ANY)
         return STEP_WAKE;
     if ((ran->scenario || asleep->scenario) && conflict(ran->foot, asleep->foot))
-        return STEP_WAKE;
-    if (ran->ticks && asleep->ticks)
         return STEP_WAKE;
     if (ran->kind == STEP_LOCAL || asleep->kind == STEP_LOCAL)
         return STEP_KEEP;
