@@ -144,9 +144,10 @@ def prep_line(line, sources, page_dir):
 # a link's text it keeps no <span> and no attribute: an empty <small> is the
 # one mark it keeps everywhere. The code span becomes HTML <code>, which
 # Doxygen shows as the span, when it holds nothing Doxygen would read as
-# markup (a backslash but \|, @, a quote, a --, a word starting with * or _;
-# a ~ before a name, a destructor to Doxygen, which then prints the name's
-# marks as text, is kept apart from it by an empty <em>). A name that fits
+# markup (a backslash but \|, @, a quote, a word starting with * or _; a ~
+# before a name, a destructor to Doxygen, which then prints the name's
+# marks as text, is kept apart from it by an empty <em>, as are the dashes
+# of a --, an en dash to Doxygen outside a code span). A name that fits
 # a phone's first column is left whole. On a step's page a bare identifier
 # is cut only in a row's first cell, the sticky column a phone needs
 # narrow: elsewhere Doxygen may link it to its API page
@@ -196,7 +197,7 @@ def breakable(code, cut_any, keep=frozenset(), prose=False):
         parts = cut(w, keep) if is_long(w, cut_any) else [w]
         return BREAK.join(html.escape(p, quote=False) for p in parts)
     text = "".join(word(w) for w in re.split(r"(\s+)", code))
-    text = re.sub(r"~(?=\w)", "~<em></em>", text).replace("--", "-<em></em>-").replace("--", "-<em></em>-")
+    text = re.sub(r"~(?=\w)", "~<em></em>", text).replace("--", "-<em></em>-").replace("--", "-<em></em>-")  # (---)
     return "<code>" + (text.replace("\\", "\\\\") if prose else text) + "</code>"
 
 
