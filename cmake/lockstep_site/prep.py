@@ -8,8 +8,9 @@ link is escaped (Doxygen makes `file:line` an href); a code span naming a
 source file the site shows (`src/task.c`, `event.c:55`) becomes a link to
 its source page, line anchor included; a quoted explorer trace becomes a
 table; each memory-model term is linked to the glossary at its first use;
-a long name in a table cell gets break points after its dots and
-underscores (where a phone's narrow column may wrap it).
+a long name in a table cell or a sentence gets break points after its
+dots and underscores (where a phone's narrow column may wrap it); a
+sample's comment line and the indented block under it are kept apart.
 """
 import html
 import posixpath
@@ -25,11 +26,13 @@ class Sources:
     """The source pages a code span may name: {site path: ...} and how to find one."""
 
     def __init__(self, entries):
-        self.paths, self.own, self.own_dir = set(), [], ""
+        self.paths, self.own, self.own_dir, self.own_disk = set(), [], "", []
         for entry in entries:
             own = entry.startswith("+")  # the page's own step (and coro.h): short names are looked up there
             site_path, disk = entry.lstrip("+").split("=", 1)
             disk = Path(disk)
+            if own:
+                self.own_disk.append(disk)
             if disk.is_dir():
                 self.own_dir = self.own_dir or (site_path if own else "")
                 for f in disk.rglob("*"):
@@ -54,6 +57,16 @@ class Sources:
             if len(found) == 1:
                 return found[0]
         return None
+
+    def api_names(self):
+        """Every identifier of the headers Doxygen documents the page's API
+        from: the own step's, and those beside coro.h (common/'s). A name
+        Doxygen may link to its API page (more than it links: it links the
+        documented ones)."""
+        headers = set()
+        for disk in self.own_disk:
+            headers.update(disk.rglob("*.h") if disk.is_dir() else disk.parent.glob("*.h"))
+        return frozenset(w for h in headers for w in re.findall(r"\w+", h.read_text(encoding="utf-8")))
 
 
 def link_code(code, sources, page_dir):
@@ -123,7 +136,8 @@ def prep_line(line, sources, page_dir):
 # A long name in a table cell (an explorer scenario,
 # `sequencer.queue_vs_queue_vs_completion_then_destroy`) would hold its
 # column as wide as itself: on a phone, a sticky first column as wide as the
-# screen, the figures scrolling under it. It may wrap after a dot, an
+# screen, the figures scrolling under it; in a sentence, the phone breaks it
+# anywhere (queue_vs_..._dest / roy). It may wrap after a dot, an
 # underscore, a slash, a ::, a < or a (, never inside a word: each such point
 # gets an empty <small>, which docs/lockstep.css gives a zero-width space
 # (a break a copy of the name leaves out). Doxygen 1.9 drops <wbr>, and in
@@ -132,16 +146,36 @@ def prep_line(line, sources, page_dir):
 # Doxygen shows as the span, when it holds nothing Doxygen would read as
 # markup (a backslash but \|, @, a quote, a word starting with * or _; a ~
 # before a name, a destructor to Doxygen, which then prints the name's
-# marks as text, is kept apart from it by an empty <em>). A name that fits
+# marks as text, is kept apart from it by an empty <em>, as are the dashes
+# of a --, an en dash to Doxygen outside a code span). A name that fits
 # a phone's first column is left whole. On a step's page a bare identifier
 # is cut only in a row's first cell, the sticky column a phone needs
 # narrow: elsewhere Doxygen may link it to its API page
-# (`awaitable_event_node`), which it cannot do once the name is in parts.
-# A course page (at the site's root) has no API for Doxygen to link to.
+# (`awaitable_event_node`), which it cannot do once the name is in parts;
+# in a sentence, any name but those of the step's headers (api_names). A
+# course page (at the site's root) has no API for Doxygen to link to.
 BREAK = "<small></small>"
 PLAIN_CODE = re.compile(r"(?:[A-Za-z0-9_./:<>(){}\[\],;=!&*'+→~ -]|\\\|)+")
 BREAK_AFTER = re.compile(r"(?:(?<=[._/<(])|(?<=::))(?=[A-Za-z0-9]\w{3})")  # (not before a file's .c)
 LONG_WORD, LONG_NAME = 16, 12
+
+
+def cuts(word, keep):
+    """Where WORD may wrap: after its dots, underscores, slashes, ::, < and
+    (, but not inside an identifier of KEEP (an API name Doxygen links), nor
+    between two of them (task_result.error: Doxygen links the member)."""
+    kept = [m.span() for m in re.finditer(r"\w+", word) if m.group(0) in keep]
+
+    def ok(at):
+        before, after = re.search(r"(\w*)\W*$", word[:at]).group(1), re.match(r"\w*", word[at:]).group(0)
+        return not any(a < at < b for a, b in kept) and not (before in keep and after in keep)
+    return [m.start() for m in BREAK_AFTER.finditer(word) if ok(m.start())]
+
+
+def cut(word, keep):
+    """WORD with a break point at each of its cuts."""
+    at = [0] + cuts(word, keep) + [len(word)]
+    return [word[a:b] for a, b in zip(at, at[1:])]
 
 
 def is_long(word, cut_any):
@@ -153,27 +187,33 @@ def is_long(word, cut_any):
     return cut_any and len(word) >= LONG_WORD
 
 
-def breakable(code, cut_any):
+def breakable(code, cut_any, keep=frozenset(), prose=False):
     """CODE (a code span's text) as <code>, a break opportunity after each
-    dot, underscore, slash, ::, < or ( inside its long words."""
+    dot, underscore, slash, ::, < or ( inside its long words (not inside a
+    name of KEEP). A -- is kept apart by an empty <em> (Doxygen makes it an
+    en dash outside a code span); in PROSE, a backslash is Doxygen's \\ (a
+    table's \\| is its escaped |, a sentence's its two characters)."""
     def word(w):
-        parts = BREAK_AFTER.split(w) if is_long(w, cut_any) else [w]
+        parts = cut(w, keep) if is_long(w, cut_any) else [w]
         return BREAK.join(html.escape(p, quote=False) for p in parts)
     text = "".join(word(w) for w in re.split(r"(\s+)", code))
-    return "<code>" + re.sub(r"~(?=\w)", "~<em></em>", text) + "</code>"
+    text = re.sub(r"~(?=\w)", "~<em></em>", text).replace("--", "-<em></em>-").replace("--", "-<em></em>-")  # (---)
+    return "<code>" + (text.replace("\\", "\\\\") if prose else text) + "</code>"
 
 
-def needs_breaks(code, cut_any):
+def needs_breaks(code, cut_any, keep=frozenset()):
     """A code span's text with a long word in it, and nothing Doxygen would read as markup."""
     words = code.split()
-    return (PLAIN_CODE.fullmatch(code) is not None and not any(w.startswith(("_", "*")) for w in words)
-            and any(is_long(w, cut_any) and BREAK_AFTER.search(w) for w in words))
+    return (PLAIN_CODE.fullmatch(code) is not None
+            and not any(w.startswith(("_", "*")) for w in words)
+            and any(is_long(w, cut_any) and cuts(w, keep) for w in words))
 
 
-def text_word(word, cut_any):
-    """A word of a table row's text (not code): a long name (sequencer_chain/1000) made breakable."""
-    if re.fullmatch(r"[A-Za-z0-9_./]+", word) and is_long(word, cut_any):
-        return BREAK.join(BREAK_AFTER.split(word))
+def text_word(word, cut_any, keep=frozenset()):
+    """A word of a row's or a sentence's text (not code): a long name
+    (sequencer_chain/1000) made breakable; not _emphasis_."""
+    if re.fullmatch(r"[A-Za-z0-9./]\w*(?:[./]+\w+)*[./]?", word) and is_long(word, cut_any):
+        return BREAK.join(cut(word, keep))
     return word
 
 
@@ -208,17 +248,62 @@ def break_long_names(line, api=True):
     return "".join(out)
 
 
-def table_rows_broken(lines, api):
-    """Every table row's long names made breakable, outside code blocks and \\htmlonly blocks."""
-    out, fence, raw = [], None, False
+def prose_broken(line, keep):
+    """A line of prose (a paragraph's, a list item's) with its long names
+    made breakable, in code spans and in the text, but for the names of KEEP
+    (an API name Doxygen links, which it cannot link in parts). A sentence
+    is as narrow as a phone: any word of a long name may need to wrap."""
+    out = []
+    for is_code, t in spans(line):
+        code = t[1:-1] if is_code and not t.startswith("``") else ""
+        if code and needs_breaks(code, True, keep):
+            t = breakable(code, True, keep, prose=True)
+        elif not is_code:
+            t = re.sub(r"\S+", lambda m: sentence_word(m.group(0), keep), t)
+        out.append(t)
+    return "".join(out)
+
+
+def sentence_word(word, keep):
+    """A word of a sentence's text: its long name made breakable, the
+    parenthesis or quote before it and the punctuation after it aside."""
+    m = re.fullmatch(r"([(\"\u201c]*)(.*?)([,;:)!?\"\u201d]*)", word)
+    return m.group(1) + text_word(m.group(2), True, keep) + m.group(3)
+
+
+def names_broken(lines, api, keep):
+    """Every table row's and sentence's long names made breakable, outside
+    code blocks, \\htmlonly blocks, HTML and comments; headings left whole.
+    API, KEEP: break_long_names's, prose_broken's."""
+    out, fence, raw, comment, code = [], None, False, False, False
     for line in lines:
+        stripped = line.strip()
+        # (an indented line after a blank one is a code block's, not a list item's next line)
+        code = line.startswith(("    ", "\t")) and (code or not (out and out[-1].strip()))
         m = re.match(r"^\s*(```+|~~~+)", line)
         if m and (fence is None or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
             fence = None if fence else m.group(1)
         elif "\\htmlonly" in line or raw:
             raw = "\\endhtmlonly" not in line
-        elif fence is None:
+        elif fence is None and stripped.startswith("|"):
             line = break_long_names(line, api)
+        elif "<!--" in line or comment:  # (as docs_glossary reads a page)
+            comment = "-->" not in line.split("<!--")[-1] if "<!--" in line else "-->" not in line
+        elif fence is None and not (code or stripped.startswith(("#", "<", "\\", "@"))
+                                    or re.match(r"\[[^\]]+\]:", stripped)):  # (a link's definition)
+            line = prose_broken(line, keep)
+        out.append(line)
+    return out
+
+
+def code_after_comment(lines):
+    """A blank line between a comment line (a sample's marker) and the
+    indented code block under it: without it Doxygen reads the block as the
+    comment's paragraph, and a program's output shows as running text."""
+    out = []
+    for line in lines:
+        if out and re.fullmatch(r"\s*<!--.*-->\s*", out[-1]) and line.startswith(("    ", "\t")):
+            out.append("")
         out.append(line)
     return out
 
@@ -249,5 +334,6 @@ def prep(path, page_dir, entries):
     out += block if fence is not None else []
     if path.name != "glossary.md":  # each memory-model term linked at its first use
         out = docs_glossary.link_lines(out, posixpath.relpath("glossary.html", page_dir))
-    out = table_rows_broken(out, page_dir != ".")  # (last: the glossary would link a term inside a name's parts)
+    keep = sources.api_names() if sources and page_dir != "." else frozenset()
+    out = names_broken(code_after_comment(out), page_dir != ".", keep)  # (last: the glossary would link a term inside a name's parts)
     path.write_text("\n".join(out), encoding="utf-8")

@@ -23,13 +23,16 @@ API page per step, and every source page; and fails on:
     stays in view (sticky); the source and diff pages' code may scroll in
     its own box,
   - a word of a table cell broken across two lines though it would fit on
-    one ("comple ted"): a cell wraps at spaces (and after - or /), and a
-    long name at the break points the site's generator put in it (after a
-    dot, an underscore, a slash, a ::, a < or a (), nowhere else; a break
-    point anywhere else,
-  - on a phone (390 px), a table that scrolls in its box whose sticky first
-    column takes more than 45% of the box (the figures scroll under it,
-    out of reach), or holds a word wider than itself (it lies over them),
+    one ("comple ted"), or a word of a paragraph or a list item broken
+    across two lines: text wraps at spaces (and after - or /), and a long
+    name at the break points the site's generator put in it (after a dot,
+    an underscore, a slash, a ::, a < or a (), nowhere else; a break point
+    anywhere else,
+  - on a phone (390 px), a table that scrolls in its box whose sticky
+    first column takes more than 45% of the box (the figures scroll under
+    it, out of reach), or holds a word wider than itself (it lies over
+    them); on a small phone (360 px, the course's pages only) the same
+    45%,
   - a source page whose line wraps on screen (the aligned columns of a
     comment table fall apart): its box scrolls sideways instead; printed,
     it wraps (below),
@@ -52,7 +55,8 @@ How: Chromium runs headless with its DevTools protocol on a pipe
 (--remote-debugging-pipe), one process for every page: each page is loaded
 from the site as it is, a script added before its own records errors from
 the start; once the page and its images have loaded, the script checks the
-laid-out page at 1280 px, then at 390 px, and returns what it found.
+laid-out page at 1280 px, then at 390 px (and 360 px), and returns what it
+found.
 
 A source page is also printed to PDF (A4) by the same Chromium and read
 back with `pdftotext -layout` (poppler-utils): the text as the glyphs were
@@ -84,6 +88,7 @@ import time
 from pathlib import Path
 
 WIDTHS = (1280, 390)
+SMALL_PHONE = 360  # the course's pages only, and only a sticky first column's share of its box
 
 # Runs in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument).
 CHECK = r"""
@@ -178,11 +183,16 @@ CHECK = r"""
   // lockstep_site/prep.py puts after a dot, an underscore, a slash, a ::, a
   // < or a () is a \u200b there, lying nowhere. A break point anywhere else
   // is a problem.
+  // (A paragraph's or a list item's text leaves out the blocks inside it,
+  // a nested list or a code block: each is read on its own.)
+  var BLOCKS = 'p, ul, ol, li, dl, pre, div, table';
   function cellText(cell, out) {
     var text = '', at = [];
     (function walk(n) {
       n.childNodes.forEach(function (c) {
-        if (c.nodeType === Node.TEXT_NODE) {
+        if (c.nodeType === Node.ELEMENT_NODE && c.matches(BLOCKS)) {
+          text += ' '; at.push(null);
+        } else if (c.nodeType === Node.TEXT_NODE) {
           for (var i = 0; i < c.data.length; i++) { text += c.data[i]; at.push([c, i]); }
         } else if (c.nodeType === Node.ELEMENT_NODE && c.matches('small:empty')) {
           if (!/([._\/<(]|::)$/.test(text))
@@ -215,27 +225,59 @@ CHECK = r"""
     });
     return {lines: lines, wide: wide};
   }
-  // A word of a table cell split over two lines though it fits on one: the
-  // cell's text broke mid-word ("comple ted") instead of at a space. Words
-  // are split at - and / too, where a browser may break a line, and at a
-  // long name's break points (cellText), the only places a name may wrap.
+  // The two characters of c.text[from..to) either side of its first line
+  // break (one character's box at a time: a broken word is rare).
+  function brokenAt(c, from, to) {
+    var range = document.createRange(), top = null;
+    for (var i = from; i < to; i++) {
+      range.setStart(c.at[i][0], c.at[i][1]);
+      range.setEnd(c.at[i][0], c.at[i][1] + 1);
+      var r = range.getClientRects()[0];
+      if (!r) continue;
+      if (top === null) top = r;
+      else if (r.top > top.top + top.height / 2) return c.text.slice(i - 1, i + 1);
+    }
+    return '';
+  }
+  // A word split over two lines: the text broke mid-word ("comple ted")
+  // instead of at a space. Words are split at - and / too, where a browser
+  // may break a line, and at a long name's break points (cellText), the
+  // only places a name may wrap. In a table cell a word wider than its cell
+  // may break (the table's own check says it is too wide); in the prose (a
+  // paragraph, a list item) none may: a long name in a sentence,
+  // `queue_vs_queue_vs_completion_then_destroy`, wraps at its break points.
+  var PROSE = 'div.contents p, div.contents li';
   function brokenWords(out, width) {
-    var seen = 0;
+    var seen = {n: 0};
     document.querySelectorAll(KINDS[2][1]).forEach(function (t) {
-      if (seen >= 5 || !shown(t)) return;
+      if (!shown(t)) return;
       t.querySelectorAll('td, th').forEach(function (cell) {
-        if (seen >= 5) return;
-        var c = cellText(cell, out), word = /[^\s\-\/\u2014\u200b]{2,}/g, m;
-        while ((m = word.exec(c.text)) && seen < 5) {
-          var laid = linesOf(c.at, m.index, m.index + m[0].length);
-          if (laid.lines > 1 && laid.wide <= cell.clientWidth) {
-            seen++;
-            out.push('a word broken across lines in a table cell at ' + width + ' px: "' + m[0].slice(0, 40) +
-                     '" (' + Math.round(laid.wide) + ' px, its cell is ' + cell.clientWidth + ' px): ' + name(t));
-          }
-        }
+        wordsWhole(cell, cell.clientWidth, 'a table cell', 'its cell', ': ' + name(t), out, width, seen);
       });
     });
+    document.querySelectorAll(PROSE).forEach(function (p) {
+      if (!shown(p) || p.closest('td, th, ' + CODE)) return;
+      var what = p.tagName === 'LI' ? 'a list item' : 'a paragraph';
+      wordsWhole(p, Infinity, what, 'the ' + what.slice(2), headingOf(p), out, width, seen);
+    });
+  }
+  // The words of BOX (a cell, a paragraph) each on one line, but for those
+  // wider than FITS: the first 5 of a page that are not, in OUT. In the
+  // prose (FITS Infinity) a word may break where the browser breaks a line
+  // between punctuation ("(after, ;[), not between the letters, digits,
+  // dots, colons and underscores of a name.
+  function wordsWhole(box, fits, what, of, where, out, width, seen) {
+    if (seen.n >= 5) return;
+    var c = cellText(box, out), word = /[^\s\-\/\u2014\u200b]{2,}/g, m;
+    while ((m = word.exec(c.text)) && seen.n < 5) {
+      var laid = linesOf(c.at, m.index, m.index + m[0].length);
+      if (laid.lines > 1 && fits === Infinity && !/[\w.:]{2}/.test(brokenAt(c, m.index, m.index + m[0].length))) continue;
+      if (laid.lines > 1 && laid.wide <= fits) {
+        seen.n++;
+        out.push('a word broken across lines in ' + what + ' at ' + width + ' px: "' + m[0].slice(0, 40) + '" (' +
+                 Math.round(laid.wide) + ' px, ' + of + ' is ' + box.clientWidth + ' px)' + where);
+      }
+    }
   }
   // The heading a thing is under, for naming it.
   function headingOf(el) {
@@ -250,7 +292,7 @@ CHECK = r"""
   // of it holds a word wider than itself (the word would lie over the
   // figures).
   var STICKY_SHARE = 0.45;
-  function stickyColumnRoom(out, width) {
+  function stickyColumnRoom(out, width, shareOnly) {
     if (width >= 600) return;
     document.querySelectorAll(KINDS[2][1]).forEach(function (t) {
       var box = shown(t) && firstColumnStays(t) && hides(t);
@@ -264,7 +306,7 @@ CHECK = r"""
         out.push('a wide table\'s sticky first column takes ' + Math.round(widest) + ' px of the ' + box.clientWidth +
                  ' px its table scrolls in at ' + width + ' px (over ' + Math.round(STICKY_SHARE * 100) +
                  '%: the figures scroll under it)' + headingOf(t) + ': ' + name(t));
-      if (over)
+      if (over && !shareOnly)
         out.push('a word wider than the sticky first column at ' + width + ' px (' + over.scrollWidth + ' px in ' +
                  over.clientWidth + ', it lies over the figures)' + headingOf(t) + ': "' +
                  over.textContent.trim().slice(0, 60) + '"');
@@ -426,7 +468,13 @@ CHECK = r"""
     return Promise.all(Array.prototype.slice.call(document.querySelectorAll('img')).map(settled));
   });
   // The first call (at 1280 px) checks what a width does not change too.
-  window.__lockstepCheck = function (width, course) {
+  // At SMALL (a small phone, 360 px) only the sticky column's share.
+  window.__lockstepCheck = function (width, course, small) {
+    if (small) return loaded.then(function () {
+      var out = [];
+      stickyColumnRoom(out, width, true);
+      return JSON.stringify({problems: out, images: 0, diagrams: 0, pager: pager()});
+    });
     return loaded.then(function () {
       var out = [], images = 0, diagrams = 0;
       // A folded answer is checked as the reader sees it once opened.
@@ -568,7 +616,8 @@ class Tab:
         self.b.wait_event("Page.loadEventFired", self.s)
 
     def check(self, width, course):
-        r = self.b.call("Runtime.evaluate", {"expression": f"window.__lockstepCheck({width}, {json.dumps(course)})",
+        small = json.dumps(width == SMALL_PHONE)
+        r = self.b.call("Runtime.evaluate", {"expression": f"window.__lockstepCheck({width}, {json.dumps(course)}, {small})",
                                              "awaitPromise": True, "returnByValue": True}, session=self.s)
         if "exceptionDetails" in r:
             raise RuntimeError(r["exceptionDetails"].get("text", "the check failed"))
@@ -829,11 +878,11 @@ class Run:
             self.print_page(rel)
 
     def load(self, rel, course):
-        """The page's check results at each of WIDTHS (loaded at the first)."""
+        """The page's check results at each of WIDTHS (loaded at the first), a course page's at SMALL_PHONE too."""
         self.tab.width(WIDTHS[0])
         self.tab.load(f"file://{self.site / rel}")
         seen = []
-        for w in WIDTHS:
+        for w in WIDTHS + ((SMALL_PHONE,) if course else ()):
             self.tab.width(w)
             seen.append(self.tab.check(w, course))
         return seen
@@ -871,6 +920,7 @@ def report(run, chromium, seconds):
     for f in run.failures:
         print("failed:", f)
     print(f"check_browser: {run.checked} pages loaded in {Path(chromium).name} at {' and '.join(map(str, WIDTHS))} px "
+          f"(the course's tables at {SMALL_PHONE} px too) "
           f"in {seconds:.0f} s, {run.images} images, {run.diagrams} diagrams, "
           f"{run.printed} source pages read back from print, {len(run.failures)} problems")
     if run.unprinted:
