@@ -178,14 +178,15 @@ long explore_compare_search(const explore_scenario *s, const explore_options *o,
     st()->missed = 0;
     st()->comparing = true;
     /* The reference's dependence is the classic one (free_mo false: on one
-     * location, steps are dependent when either writes; seq_cst steps with
-     * every atomic step), so that it checks step.c's finer rules too. */
-    round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, false);
+     * location, steps are dependent when either writes), so that it checks
+     * step.c's finer rules too. */
+    long schedules = round_of(s, NO_BOUND, every ? SEARCH_EVERY : SEARCH_SLEEP, false);
     st()->comparing = false;
     long all = execution_count();
     long extra = reduced - (all - st()->missed); /* met by the reduced search alone: never, if both are right */
-    printf("explore: the reduction checked: %ld execution%s with %s, %ld with the reduced search; "
-           "%ld missed, %ld met by the reduced search alone\n", all, all == 1 ? "" : "s",
-           every ? "every interleaving" : "sleep sets alone", reduced, st()->missed, extra);
+    printf("explore: the reduction checked: %ld execution%s with %s (%ld schedule%s), %ld with the reduced "
+           "search; %ld missed, %ld met by the reduced search alone\n", all, all == 1 ? "" : "s",
+           every ? "every interleaving" : "sleep sets alone", schedules, schedules == 1 ? "" : "s", reduced,
+           st()->missed, extra);
     return st()->missed + (extra > 0 ? extra : -extra);
 }
