@@ -57,15 +57,13 @@
  * on steps whose plain accesses meet its own (path_touch records each
  * step's footprint as it runs; step.c).
  *
- * What is left over one schedule per execution: two steps the scenario
- * orders (its clock's ticks, a peek at what another thread wrote, two
- * mutex calls on different mutexes) are dependent though the execution
- * is the same; under --model c11, more pairs are dependent (step.c). A
- * race found where a load read an older store is reversed with the
- * read choices below it tried again, and those that read otherwise can
- * end asleep, or with a limited load that has nothing new to read. A
- * reversed order that puts a lock where the mutex is held (in the other
- * thread's condition wait) cannot go on. A guide whose thread's next
+ * What is left over one schedule per execution: under --model c11, more
+ * pairs are dependent (step.c). A race found where a load read an older
+ * store is reversed with the read choices below it tried again, and
+ * those that read otherwise can end asleep, or with a limited load that
+ * has nothing new to read: the paper's steps are decided by the schedule
+ * alone, where here a load's read is a branch of its own below its step,
+ * which a tree does not carry. A guide whose thread's next
  * step is not the one it recorded (a read that read otherwise sent the
  * thread another way) is dropped there, and the run goes its own way.
  * --check-reduction compares the executions met with every
