@@ -21,6 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SKIPPED = 77
+REFUSED = 2  # a file or a command line the program cannot use: it says why on stderr
 
 
 def check(command, limit):
@@ -32,6 +33,8 @@ def check(command, limit):
         except subprocess.TimeoutExpired:
             continue
         lines = [x for x in done.stdout.splitlines() if x.startswith("explore: the reduction checked")]
+        if done.returncode == REFUSED and not lines:
+            return done.returncode, flag, time.monotonic() - start, (done.stderr.strip().splitlines() or [""])[0]
         return done.returncode, flag, time.monotonic() - start, lines[-1] if lines else done.stdout[-300:]
     raise AssertionError("unreachable: the second run has no timeout")
 
@@ -65,7 +68,7 @@ def main():
     p.add_argument("--only", metavar="REGEX", help="only the runs whose label (e.g. 'litmus IRIW+sc', "
                    "'explore_event_step04 set_vs_await rc11') matches REGEX")
     args = p.parse_args()
-    lost = checked = skipped = 0
+    lost = checked = skipped = refused = 0
     for label, command in runs(args.build, [HERE / "litmus" / "tests", *args.litmus]):
         if args.only and not re.search(args.only, label):
             continue
@@ -73,11 +76,15 @@ def main():
         if status == SKIPPED:
             skipped += 1
             continue
+        if status == REFUSED:
+            refused += 1
+            print(f"refused {label}: {line}", flush=True)
+            continue
         checked += 1
         lost += status != 0
         print(f"{'ok  ' if status == 0 else 'LOST'} {label} ({flag}, {seconds:.1f} s): {line}", flush=True)
     print(f"check_reduction: {checked} runs, {lost} failed or missed an execution, {skipped} skipped "
-          "(the scenario needs another step)")
+          f"(the scenario needs another step), {refused} refused (a file the program cannot read: why, above)")
     return 1 if lost else 0
 
 
