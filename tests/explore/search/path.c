@@ -186,19 +186,27 @@ static bool is_key(const volatile void *o) { return (uintptr_t)o >> NAMED_BIT; }
 /* An object as the same in every run: an address in an allocated block,
  * which the next run may place elsewhere, as the allocating thread, its
  * place among that thread's allocations and the offset in it (above any
- * address); any other address as it is. The wakeup trees keep steps
+ * address); any other address as it is. */
+static const volatile void *stable_object(const volatile void *o)
+{
+    const block *b = o ? block_in(o) : NULL;
+    if (!b)
+        return o;
+    int thread = event_at(b->alloc_event)->thread, nth = 0;
+    for (const block *x = block_nth(0); x < b; ++x)
+        nth += event_at(x->alloc_event)->thread == thread;
+    uintptr_t key = (uintptr_t)(thread + 2) << NAMED_BIT | (uintptr_t)nth << 40 | (uintptr_t)((const char *)o - b->p);
+    return (const volatile void *)key;
+}
+
+/* Step s with its objects (the location or mutex, and a condition
+ * variable) named as the same in every run: the wakeup trees keep steps
  * from one run to be compared with the steps of later ones. */
 static step stable(const step *s)
 {
     step r = *s;
-    const block *b = s->obj ? block_in(s->obj) : NULL;
-    if (!b)
-        return r;
-    int thread = event_at(b->alloc_event)->thread, nth = 0;
-    for (const block *o = block_nth(0); o < b; ++o)
-        nth += event_at(o->alloc_event)->thread == thread;
-    uintptr_t key = (uintptr_t)(thread + 2) << NAMED_BIT | (uintptr_t)nth << 40 | (uintptr_t)((const char *)s->obj - b->p);
-    r.obj = (const volatile void *)key;
+    r.obj = stable_object(s->obj);
+    r.cond = (const void *)stable_object(s->cond);
     return r;
 }
 
