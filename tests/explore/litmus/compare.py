@@ -75,13 +75,19 @@ def explorer_check(explorer, path):
     return out.returncode, seconds, verdict, (herd.parse(out.stdout) or herd.Result()).counts
 
 
-def check_rc11(herd_set, test, tally):
-    """The file's `expect` lines against herd7's states under rc11.cat: the line to print."""
+def check_rc11(herd, test, tally):
+    """The file's `expect` lines (and its `expect-counts` line, if any) against herd7's states (and
+    counts) under rc11.cat: the line to print."""
+    herd_set = herd.states
     missing = [s for s in test.expect if s not in herd_set]
     extra = [s for s in herd_set if s not in test.expect]
+    if test.expect_counts and test.expect_counts != herd.counts:
+        tally.unexplained.append(f"{test.path.stem}: counts stated {test.expect_counts}, herd7 {herd.counts}")
+        return f"{test.path.stem}: herd7 DIFFERS: counts stated {test.expect_counts}, herd7 gives {herd.counts}"
     if not missing and not extra:
         tally.agree += 1
-        return f"{test.path.stem}: herd7 agrees ({len(test.expect)} stated)"
+        return f"{test.path.stem}: herd7 agrees ({len(test.expect)} stated" + (
+            f", and {test.expect_counts})" if test.expect_counts else ")")
     what = "; ".join([f"stated, herd7 does not give: {s}" for s in missing] +
                      [f"herd7 gives, not stated: {s}" for s in extra])
     reason = test.herd_differs
@@ -176,7 +182,7 @@ def main():
     tally = Tally()
     for path in files:
         test, rc11 = litmus_file.read(path), herd_run(args.herd, path)
-        print(check_rc11(rc11.states, test, tally) + check_c11(args.herd, test, tally))
+        print(check_rc11(rc11, test, tally) + check_c11(args.herd, test, tally))
         if args.explorer:
             report_explorer(args.explorer, test, rc11.counts, names, waiting, tally)
     summary(files, names, waiting, tally, args.explorer)

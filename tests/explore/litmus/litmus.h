@@ -179,6 +179,7 @@ typedef struct litmus_test {
     char expected[LITMUS_MAX_EXPECTED][160]; /* "expect" lines of the comments: herd's state lines */
     bool expected_c11[LITMUS_MAX_EXPECTED];  /* an "expect-c11" line: in C11's set only, not RC11's */
     int nexpected;
+    long expected_counts[2]; /* an "expect-counts Positive: P Negative: N" line (herd7's, RC11), -1 -1 none */
     int fence_line; /* the first fence, 0 if none */
     struct node_block *nodes; /* the tree's nodes (parse.c) */
 } litmus_test;

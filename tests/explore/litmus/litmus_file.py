@@ -5,6 +5,7 @@
     (* prose, then the states herd7's rc11.cat gives, which compare.py checks:
     expect 1:r0=0; 1:r1=0;
     expect-c11 STATE          a state C11 (c11_orig.cat) allows beyond RC11
+    expect-counts Positive: P Negative: N   herd7's count of executions (RC11)
     herd-differs REASON       why herd7 disagrees with an `expect` line
     herd-counts-differ REASON why explore_litmus's counts of executions differ from herd7's
     *)
@@ -34,6 +35,7 @@ class Test:
     expect_c11: list    # C11's states beyond them
     herd_differs: str   # why herd7 differs, or None
     herd_counts_differ: str  # why explore_litmus's counts of executions differ from herd7's, or None
+    expect_counts: str = None  # herd7's `Positive: P Negative: N`, which explore_litmus --check compares too
 
 
 def keyword_lines(text, keyword):
@@ -49,12 +51,14 @@ def read(path):
     text = path.read_text(encoding="utf-8")
     body = re.sub(r"\(\*.*?\*\)", "", text, flags=re.S)
     differs, counts_differ = keyword_lines(text, "herd-differs"), keyword_lines(text, "herd-counts-differ")
+    counts = keyword_lines(text, "expect-counts")
     return Test(path=path, name=re.search(r"^C\s+(\S+)", text, re.M).group(1),
                 about=first(r'^"(.*)"\s*$', text), init=" ".join(first(r"^\s*(\{[^}]*\})", body).split()),
                 threads=threads(body), condition=condition(body),
                 expect=keyword_lines(text, "expect"), expect_c11=keyword_lines(text, "expect-c11"),
                 herd_differs=differs[0] if differs else None,
-                herd_counts_differ=counts_differ[0] if counts_differ else None)
+                herd_counts_differ=counts_differ[0] if counts_differ else None,
+                expect_counts=counts[0] if counts else None)
 
 
 def first(pattern, text):

@@ -227,12 +227,27 @@ static void print_cond(const litmus_test *t, const cond *c, bool in_and)
 
 /* ---- herd's block ----------------------------------------------------------------------- */
 
+/* The executions whose final state makes the condition's proposition
+ * hold, and the others; returns the states where it holds. herd's
+ * Positive and Negative are these two, swapped for ~exists (its witnesses
+ * are the states where the proposition fails). */
+static int witnesses(const litmus_test *t, const outcome_set *set, long *holds, long *fails)
+{
+    int holding = 0;
+    *holds = *fails = 0;
+    for (int i = 0; i < set->nstates; ++i) {
+        bool h = outcome_holds(t, t->condition, set->values[i]);
+        *(h ? holds : fails) += set->executions[i];
+        holding += h;
+    }
+    return holding;
+}
+
 void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
 {
     static const char *const kinds[] = {"Allowed", "Forbidden", "Required"};
     static const char *const quantifiers[] = {"exists", "~exists", "forall"};
-    long holds = 0, fails = 0, schedules = 0;
-    int states_holding = 0;
+    long schedules = 0, holds, fails;
     char line[1024];
     printf("Test %s %s\n", t->name, kinds[t->quantifier]);
     printf("States %d\n", set->nstates);
@@ -240,13 +255,8 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
         outcome_format(t, set->values[i], line, sizeof line);
         printf("%s\n", line);
         schedules += set->schedules[i];
-        if (outcome_holds(t, t->condition, set->values[i])) {
-            holds += set->executions[i];
-            ++states_holding;
-        } else {
-            fails += set->executions[i];
-        }
     }
+    int states_holding = witnesses(t, set, &holds, &fails);
     bool ok = t->quantifier == EXISTS      ? states_holding > 0
               : t->quantifier == NOT_EXISTS ? states_holding == 0
                                             : states_holding == set->nstates;
@@ -319,12 +329,25 @@ bool outcome_check(const litmus_test *t, const outcome_set *set, bool c11)
     if (flag_stated != set->race)
         printf("explore_litmus: %s: the file says %s, the explorer found %s\n", t->name,
                flag_stated ? "a data race (Flag *undef*)" : "no data race", set->race ? "one" : "none");
-    if (missing || extra || flag_stated != set->race) {
+    long holds, fails;
+    witnesses(t, set, &holds, &fails);
+    long positive = t->quantifier == NOT_EXISTS ? fails : holds, negative = t->quantifier == NOT_EXISTS ? holds : fails;
+    bool counted = t->expected_counts[0] == -1 || c11 || /* herd7's counts are RC11's */
+                   (t->expected_counts[0] == positive && t->expected_counts[1] == negative);
+    if (!counted && t->expected_counts[0] == -2)
+        printf("explore_litmus: %s: its expect-counts line is not \"expect-counts Positive: P Negative: N\"\n",
+               t->name);
+    else if (!counted)
+        printf("explore_litmus: %s: the file states Positive: %ld Negative: %ld executions, the explorer met "
+               "Positive: %ld Negative: %ld\n", t->name, t->expected_counts[0], t->expected_counts[1], positive,
+               negative);
+    if (missing || extra || flag_stated != set->race || !counted) {
         printf("explore_litmus: %s: FAILED: %d stated state%s missing, %d unstated found\n", t->name, missing,
                missing == 1 ? "" : "s", extra);
         return false;
     }
-    printf("explore_litmus: %s: exactly the %d stated final states%s%s\n", t->name, nstated,
-           c11 ? " of C11" : "", set->race ? ", and the data race" : "");
+    printf("explore_litmus: %s: exactly the %d stated final states%s%s%s\n", t->name, nstated,
+           c11 ? " of C11" : "", set->race ? ", and the data race" : "",
+           t->expected_counts[0] >= 0 ? ", and the stated counts of executions" : "");
     return true;
 }

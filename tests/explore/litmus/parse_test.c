@@ -347,11 +347,19 @@ static void sort_observed(litmus_test *t)
 /* Lines "expect 1:r0=0; 1:r1=1;" anywhere in the file (inside a comment):
  * the final states the test's author states, in herd's format; lines
  * "expect-c11 ..." add the states C11 allows beyond RC11's (N1570's
- * release sequences), for --model c11. */
+ * release sequences), for --model c11; a line "expect-counts Positive: P
+ * Negative: N", herd7's count of executions under RC11, which a state set
+ * alone does not show (an execution missed whose state another reaches). */
 static void expected_states(litmus_test *t, const char *source)
 {
+    t->expected_counts[0] = t->expected_counts[1] = -1;
     for (const char *line = source; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         line += strspn(line, " \t");
+        if (strncmp(line, "expect-counts ", 14) == 0) { /* herd7's counts of executions: --check compares them */
+            if (sscanf(line + 14, " Positive: %ld Negative: %ld", &t->expected_counts[0], &t->expected_counts[1]) != 2)
+                t->expected_counts[0] = t->expected_counts[1] = -2; /* malformed: --check says so */
+            continue;
+        }
         bool c11 = strncmp(line, "expect-c11 ", 11) == 0;
         if ((!c11 && strncmp(line, "expect ", 7) != 0) || t->nexpected == LITMUS_MAX_EXPECTED)
             continue;
