@@ -752,7 +752,13 @@ int path_read(unsigned options, int current, const int *reads_from)
         barred = 0, st()->blocked = true;
     int c = options & (options - 1) ? branch(BRANCH_READ, options, current, barred, -1, -1, NULL)
                                     : __builtin_ctz(options);
-    if (c >= 0 && st()->chosen.pending)
+    /* The chosen step's own read only: the main thread's checks read the
+     * final values while the schedule's last step is still pending (its
+     * races are settled in path_next), and the store they read is no
+     * store that step read (RW+W+CAS.litmus: a compare-exchange that read
+     * the initial value, taken to have read the last store, and its race
+     * with an earlier load was never reversed). */
+    if (c >= 0 && st()->chosen.pending && current == st()->chosen.thread)
         st()->chosen.read = reads_from[c];
     return c;
 }
