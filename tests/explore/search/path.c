@@ -50,7 +50,13 @@
  * *limited* (below), not woken. And a load after a store it did not
  * read from is not ordered after it, nor does it race with it
  * (reads_after): before the store it could read only what it read after
- * it. --check-reduction is the evidence that this loses nothing. The
+ * it. Both are the paper's rules over finer steps: a load reading store
+ * s is a step of its own, which commutes with every store of another
+ * thread but s (the README's "Why the reads-from rule and limited
+ * threads lose nothing"). One thing the paper's search knows and this
+ * one learns late: whether a thread is asleep, which for a limited load
+ * shows only when its read finds nothing new (asleep_after_all).
+ * --check-reduction and generated tests (litmus/fuzz.py) check it. The
  * read choices are not reduced: every store a load may read is tried,
  * each with the guide as it was (a read decision keeps a copy of it). A
  * step in which the scenario peeks (explore_unchecked) is dependent only
@@ -741,6 +747,27 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
     return c;
 }
 
+/* The running step is a limited thread's read (sleep_after) and every
+ * store it may read is older than its mark: everything it can do here
+ * was explored where it fell asleep, so the thread was asleep at the
+ * decision that chose it after all. Had the search known, it would have
+ * chosen an awake thread there (branch), and found the races of that
+ * run. So that thread is to be tried there: without it, an execution in
+ * which the other threads go first and the read then reads one of their
+ * stores is met only if a race of some run asks for it, and a run that
+ * is blocked reverses none (the read choices of an earlier step, each
+ * run with the guide as it was when that step ran, do not carry the
+ * races their sibling runs found; XCHG+W+WR.litmus). */
+static void asleep_after_all(void)
+{
+    if (!st()->chosen.pending || st()->chosen.decision < 0)
+        return; /* the only thread that could go: the state is a repeat */
+    decision *d = &st()->path[st()->chosen.decision];
+    unsigned awake = d->options & ~d->tried;
+    if (awake && !(awake & d->backtrack))
+        d->backtrack |= 1u << fallback(BRANCH_THREAD, awake, d->current);
+}
+
 int path_read(unsigned options, int current, const int *reads_from)
 {
     unsigned barred = 0;
@@ -748,8 +775,10 @@ int path_read(unsigned options, int current, const int *reads_from)
         if ((options & (1u << c)) && reads_from[c] < st()->floor)
             barred |= 1u << c;
     st()->floor = -1;
-    if (barred && barred == options) /* nothing new to read: a repeat */
+    if (barred && barred == options) { /* nothing new to read: a repeat */
         barred = 0, st()->blocked = true;
+        asleep_after_all();
+    }
     int c = options & (options - 1) ? branch(BRANCH_READ, options, current, barred, -1, -1, NULL)
                                     : __builtin_ctz(options);
     /* The chosen step's own read only: the main thread's checks read the
