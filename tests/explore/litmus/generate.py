@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""generate.py [--seed S] [--count N] [--out DIR]: random C11 litmus tests.
+
+The explorer's claim is every RC11 execution of a test, and its own files
+are tests somebody chose. This writes tests nobody chose, in herd7's C
+format, for fuzz.py to run through `explore_litmus --check-reduction`
+(against every interleaving) and herd7: the shapes herdtools7's diy7 does
+not write in C (read-modify-writes, compare-exchanges whose expected value
+is a plain location, fences beside them, four threads).
+
+A test is two to four threads, one to three atomic locations, one to three
+operations a thread (at most --ops in all, so that every interleaving
+stays affordable): loads, stores, exchanges, fetch_adds, strong and weak
+compare-exchanges (each thread's expected value in a plain location of its
+own, `e0`, `e1`, ..., which the compare-exchange writes back: no race), and
+fences, each with a memory order drawn from those C11 allows for it. Each
+store writes a value no other store to the location writes, so that a read
+tells which store it read. The final state lists every register, every
+location and every expected value. The same seed writes the same tests.
+Standard library only.
+"""
+import argparse
+import random
+from pathlib import Path
+
+LOAD_ORDERS = ("relaxed", "acquire", "seq_cst")
+STORE_ORDERS = ("relaxed", "release", "seq_cst")
+RMW_ORDERS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
+FENCE_ORDERS = ("acquire", "release", "acq_rel", "seq_cst")
+# A compare-exchange's failure order: no release, and no stronger than its
+# success order (C11 7.17.7.4p2).
+FAILURE_ORDERS = {"relaxed": ("relaxed",), "release": ("relaxed",), "acquire": ("relaxed", "acquire"),
+                  "acq_rel": ("relaxed", "acquire"), "seq_cst": ("relaxed", "acquire", "seq_cst")}
+# How often each operation is drawn: the shapes of issue 36 (a
+# read-modify-write beside stores and loads on one location) weigh most.
+KINDS = (("load", 5), ("store", 5), ("exchange", 3), ("fetch_add", 3), ("cas_strong", 2), ("cas_weak", 1),
+         ("fence", 1))
+
+
+def mo(order):
+    return f"memory_order_{order}"
+
+
+class Test:
+    """One generated test: its threads' lines, its locations and registers."""
+
+    def __init__(self, name, rng, threads, locations, ops):
+        self.name = name
+        self.locs = ["x", "y", "z"][:locations]
+        self.nthreads = threads
+        self.value = {x: 0 for x in self.locs}  # the last value a store to x wrote
+        self.body = [[] for _ in range(threads)]
+        self.regs = [0] * threads
+        self.cas = [False] * threads  # whether thread t has a compare-exchange (its e<t>)
+        counts = [1] * threads
+        for _ in range(max(0, ops - threads)):
+            t = rng.randrange(threads)
+            if counts[t] < 3:
+                counts[t] += 1
+        for t in range(threads):
+            for _ in range(counts[t]):
+                self.body[t].append(self.operation(rng, t))
+        if not any(self.regs):  # nothing read: make the last thread's first operation a load
+            self.body[-1][0] = self.load(-1 + self.nthreads, rng.choice(self.locs), rng)
+
+    def reg(self, t):
+        r = f"r{self.regs[t]}"
+        self.regs[t] += 1
+        return r
+
+    def fresh(self, x):
+        self.value[x] += 1
+        return self.value[x]
+
+    def load(self, t, x, rng):
+        return f"int {self.reg(t)} = atomic_load_explicit({x}, {mo(rng.choice(LOAD_ORDERS))});"
+
+    def operation(self, rng, t):
+        kind = rng.choices([k for k, _ in KINDS], [w for _, w in KINDS])[0]
+        x = rng.choice(self.locs)
+        if kind == "load":
+            return self.load(t, x, rng)
+        if kind == "store":
+            return f"atomic_store_explicit({x}, {self.fresh(x)}, {mo(rng.choice(STORE_ORDERS))});"
+        if kind == "fence":
+            return f"atomic_thread_fence({mo(rng.choice(FENCE_ORDERS))});"
+        order = rng.choice(RMW_ORDERS)
+        if kind == "exchange":
+            return f"int {self.reg(t)} = atomic_exchange_explicit({x}, {self.fresh(x)}, {mo(order)});"
+        if kind == "fetch_add":  # adds a value above every store's, so that sums stay distinct
+            return f"int {self.reg(t)} = atomic_fetch_add_explicit({x}, {10 * (t + 1)}, {mo(order)});"
+        self.cas[t] = True
+        strength = "strong" if kind == "cas_strong" else "weak"
+        failure = rng.choice(FAILURE_ORDERS[order])
+        return (f"int {self.reg(t)} = atomic_compare_exchange_{strength}_explicit({x}, e{t}, {self.fresh(x)}, "
+                f"{mo(order)}, {mo(failure)});")
+
+    def text(self, rng):
+        expected = {f"e{t}": rng.choice(range(self.value[self.locs[0]] + 1)) for t in range(self.nthreads)
+                    if self.cas[t]}
+        init = " ".join(f"{x} = 0;" for x in self.locs) + "".join(f" {e} = {v};" for e, v in expected.items())
+        lines = [f"C {self.name}", '"generated by generate.py"', "{ " + init + " }", ""]
+        for t in range(self.nthreads):
+            params = [f"atomic_int* {x}" for x in self.locs] + ([f"int* e{t}"] if self.cas[t] else [])
+            lines.append(f"P{t}({', '.join(params)}) {{")
+            lines += ["  " + s for s in self.body[t]]
+            lines += ["}", ""]
+        regs = [f"{t}:r{i}" for t in range(self.nthreads) for i in range(self.regs[t])]
+        lines.append("locations [" + " ".join(f"{v};" for v in regs + self.locs + list(expected)) + "]")
+        t, r = next((t, r) for t in range(self.nthreads) for r in range(self.regs[t]))
+        lines.append(f"exists ({t}:r{r}={rng.choice(range(3))})")
+        return "\n".join(lines) + "\n"
+
+
+def generate(seed, count, max_ops=7):
+    """(name, text) of `count` tests from `seed`: the same seed, the same tests."""
+    rng = random.Random(seed)
+    for i in range(count):
+        threads = rng.choice((2, 3, 3, 4))
+        locations = rng.choice((1, 1, 2, 2, 3))
+        ops = rng.randint(threads, max(threads, max_ops))
+        name = f"G{seed}-{i:05d}"
+        yield name, Test(name, rng, threads, locations, ops).text(rng)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seed", type=int, default=1, help="the first test's seed (1)")
+    p.add_argument("--count", type=int, default=100, help="how many tests (100)")
+    p.add_argument("--ops", type=int, default=7, help="at most this many operations a test (7)")
+    p.add_argument("--out", default=".", help="the folder to write NAME.litmus files into (.)")
+    args = p.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in generate(args.seed, args.count, args.ops):
+        (out / f"{name}.litmus").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
