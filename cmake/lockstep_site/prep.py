@@ -157,7 +157,7 @@ def prep_line(line, sources, page_dir):
 BREAK = "<small></small>"
 PLAIN_CODE = re.compile(r"(?:[A-Za-z0-9_./:<>(){}\[\],;=!&*'+→~ -]|\\\|)+")
 BREAK_AFTER = re.compile(r"(?:(?<=[._/<(])|(?<=::))(?=[A-Za-z0-9]\w{3})")  # (not before a file's .c)
-LONG_WORD, LONG_NAME = 16, 12
+LONG_WORD, LONG_FIRST, LONG_NAME = 16, 15, 12
 
 
 def cuts(word, keep):
@@ -178,35 +178,40 @@ def cut(word, keep):
     return [word[a:b] for a, b in zip(at, at[1:])]
 
 
-def is_long(word, cut_any):
+def is_long(word, cut_any, first=False):
     """A word to cut: a name with a dot, slash, ::, < or ( of LONG_NAME
     characters or more; any word of LONG_WORD where CUT_ANY (a row's first
-    cell, a course page)."""
+    cell, a course page), of LONG_FIRST where FIRST (a name in parentheses
+    in a row's first cell). (The sticky first column at 390 px holds 16
+    characters of DejaVu Sans Mono, the widest of the usual monospace fonts
+    and the one a Debian machine with the README's packages has; a name
+    with its closing parenthesis, step 09's `lambda_complete`), needs one
+    more.)"""
     if re.search(r"[./:<(]", word):
         return len(word) >= LONG_NAME
-    return cut_any and len(word) >= LONG_WORD
+    return cut_any and len(word) >= (LONG_FIRST if first else LONG_WORD)
 
 
-def breakable(code, cut_any, keep=frozenset(), prose=False):
+def breakable(code, cut_any, keep=frozenset(), prose=False, first=False):
     """CODE (a code span's text) as <code>, a break opportunity after each
     dot, underscore, slash, ::, < or ( inside its long words (not inside a
     name of KEEP). A -- is kept apart by an empty <em> (Doxygen makes it an
     en dash outside a code span); in PROSE, a backslash is Doxygen's \\ (a
     table's \\| is its escaped |, a sentence's its two characters)."""
     def word(w):
-        parts = cut(w, keep) if is_long(w, cut_any) else [w]
+        parts = cut(w, keep) if is_long(w, cut_any, first) else [w]
         return BREAK.join(html.escape(p, quote=False) for p in parts)
     text = "".join(word(w) for w in re.split(r"(\s+)", code))
     text = re.sub(r"~(?=\w)", "~<em></em>", text).replace("--", "-<em></em>-").replace("--", "-<em></em>-")  # (---)
     return "<code>" + (text.replace("\\", "\\\\") if prose else text) + "</code>"
 
 
-def needs_breaks(code, cut_any, keep=frozenset()):
+def needs_breaks(code, cut_any, keep=frozenset(), first=False):
     """A code span's text with a long word in it, and nothing Doxygen would read as markup."""
     words = code.split()
     return (PLAIN_CODE.fullmatch(code) is not None
             and not any(w.startswith(("_", "*")) for w in words)
-            and any(is_long(w, cut_any) and cuts(w, keep) for w in words))
+            and any(is_long(w, cut_any, first) and cuts(w, keep) for w in words))
 
 
 def text_word(word, cut_any, keep=frozenset()):
@@ -238,8 +243,10 @@ def break_long_names(line, api=True):
     parts, cell, out = spans(line), 0, []
     for k, (is_code, t) in enumerate(parts):
         code = t[1:-1] if is_code and not t.startswith("``") else ""
-        if code and needs_breaks(code, cell == 1 or not api):
-            t = breakable(code, cell == 1 or not api)
+        # (a name in parentheses in a first cell: its closing one is a character more to fit)
+        paren = cell == 1 and k > 0 and parts[k - 1][1].endswith("(")
+        if code and needs_breaks(code, cell == 1 or not api, first=paren):
+            t = breakable(code, cell == 1 or not api, first=paren)
         elif not is_code:
             cell += t.count("|")
             code_next = parts[k + 1][1] if k + 1 < len(parts) and cell == 1 else None
