@@ -53,9 +53,13 @@ def explorer(binary, path, limit):
     raise AssertionError("unreachable: the second run has no timeout")
 
 
-def herd_run(herd7, path):
-    out = subprocess.run([herd7, "-model", "rc11.cat", "-macros", "c11.def", str(path)],
-                         capture_output=True, text=True, timeout=600)
+def herd_run(herd7, path, limit):
+    """herd7's block for the test under rc11.cat; None if it refused it, "slow" past `limit` seconds."""
+    try:
+        out = subprocess.run([herd7, "-model", "rc11.cat", "-macros", "c11.def", str(path)],
+                             capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return "slow"
     return herd.parse(out.stdout)
 
 
@@ -69,21 +73,23 @@ def total(result):
     return int(words[1]) + int(words[3])
 
 
-def judge(binary, herd7, path, limit):
-    """(verdict, detail, (executions, schedules) of the reduced search) of one test: ok, refused, or what
-    failed."""
-    verdict, detail, ours = judge_result(binary, herd7, path, limit)
+def judge(binary, herd7, path, limit, herd_limit):
+    """(verdict, detail, (executions, schedules) of the reduced search) of one test: ok, refused, ok
+    without herd7's answer (herd-slow), or what failed."""
+    verdict, detail, ours = judge_result(binary, herd7, path, limit, herd_limit)
     return verdict, detail, (total(ours), ours.schedules) if ours else (0, 0)
 
 
-def judge_result(binary, herd7, path, limit):
+def judge_result(binary, herd7, path, limit, herd_limit):
     ours, line, ref = explorer(binary, path, limit)
     if line is None:
         return "refused", ref, None
     if not line.startswith(CHECKED) or " 0 missed, 0 met by the reduced search alone" not in line:
         return "missed", line, ours
     if herd7:
-        theirs = herd_run(herd7, path)
+        theirs = herd_run(herd7, path, herd_limit)
+        if theirs == "slow":
+            return "herd-slow", f"herd7 did not finish in {herd_limit:g} s; " + line[len(CHECKED):], ours
         if theirs is None:
             return "herd-refused", "", ours
         if state_set(ours) != state_set(theirs):
@@ -113,6 +119,8 @@ def main():
     p.add_argument("--herd", help="herd7, to compare states and counts with (default: none)")
     p.add_argument("--limit", type=float, default=2, help="seconds for every interleaving before sleep "
                    "sets alone are the reference (2)")
+    p.add_argument("--herd-limit", type=float, default=60, help="seconds for herd7 on one test (60); past "
+                   "them the test counts as checked against every interleaving or sleep sets only")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="tests run at once (the CPUs)")
     p.add_argument("--keep", help="copy each failing test into this folder")
     p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
@@ -128,17 +136,17 @@ def main():
                 files.append(Path(tmp) / f"{name}.litmus")
                 files[-1].write_text(text, encoding="utf-8")
         pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
-        verdicts = pool.map(lambda f: judge(args.explore_litmus, args.herd, f, args.limit), files)
+        verdicts = pool.map(lambda f: judge(args.explore_litmus, args.herd, f, args.limit, args.herd_limit), files)
         for path, (verdict, detail, cost) in zip(files, verdicts):  # in order, each as soon as it is known
             tally[verdict] += 1
             tally["executions"] += cost[0]
             tally["schedules"] += cost[1]
-            if verdict == "ok":
+            if verdict in ("ok", "herd-slow"):
                 tally["every" if "with every interleaving" in detail else "sleep"] += 1
             n, k = shapes(path.read_text(encoding="utf-8"))
             threads[n] += 1
             kinds.update(k)
-            if verdict != "ok" and (verdict != "refused" or not args.dir):  # generate.py writes only what it reads
+            if verdict not in ("ok", "herd-slow") and (verdict != "refused" or not args.dir):  # (generate.py writes only what it reads)
                 failed.append(path.name)
                 if args.keep:
                     Path(args.keep).mkdir(parents=True, exist_ok=True)
@@ -152,8 +160,10 @@ def main():
     print(f"fuzz: the reduced search against every interleaving on {tally['every']}, against sleep sets alone "
           f"on {tally['sleep']} (every interleaving past --limit); it met {tally['executions']} executions in "
           f"{tally['schedules']} schedules")
-    passed = tally["ok"] + tally["refused"]
-    print(f"{passed} passed, {len(failed)} failed" + (f" ({tally['refused']} refused)" if tally["refused"] else ""))
+    passed = len(files) - len(failed)
+    aside = [f"{tally[k]} {what}" for k, what in (("refused", "refused"), ("herd-slow", "without herd7's answer in "
+             f"{args.herd_limit:g} s")) if tally[k]]
+    print(f"{passed} passed, {len(failed)} failed" + (f" ({', '.join(aside)})" if aside else ""))
     return 1 if failed else 0
 
 
