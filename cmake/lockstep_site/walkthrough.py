@@ -123,9 +123,10 @@ def tidy(trace, binary):
     return re.sub(r"\n+\Z", "", trace)
 
 
-def trace_block(walk, marker):
+def trace_block(walk, marker, prose=""):
     """A <!-- trace ... --> marker's replacement: the legend (first trace
-    only), the trace as a table, and a note if a copy's trace differs."""
+    only), the trace as a table, and a note if a copy's trace differs from
+    what the prose before it says (its REGEX, and the lines it cites)."""
     m = TRACE.fullmatch(marker)
     if not m:
         fail(walk, f"a trace marker is `<!-- trace TARGET ARGS... | expect REGEX -->`, not: {marker}")
@@ -141,6 +142,13 @@ def trace_block(walk, marker):
                        f"which the walkthrough's prose relies on. Its output:\n{trace}")
         note = ("\n\n*(This step is built from a copy, whose trace does not show what the text "
                 f"describes: it was to print `{expect}`.)*")
+    wrong = cited_lines(prose, trace)
+    if wrong and walk.strict:
+        fail(walk, f"the prose before `{target} {args}` cites its trace wrongly:\n  " + "\n  ".join(wrong) +
+             f"\nThe trace:\n{trace}")
+    if wrong and not note:
+        note = ("\n\n*(This step is built from a copy, whose trace's lines are not those the text "
+                "cites.)*")
     # HTML the page passes through untouched (\htmlonly): Doxygen must not read a trace as Markdown.
     block = walkthrough_trace(f"./{target} {args}", tidy(trace, walk.explorers[target]))
     if not walk.legend_done:
@@ -171,15 +179,76 @@ def graph_block(walk, marker, n):
     return f"*(The execution graph is written by `{target} {args} --graph FILE.dot`: install Graphviz to see it here.)*"
 
 
+# A trace line the prose cites, "(line 8)", "(lines 4-6)", "(line 3:
+# running, ...)": what it says of the line is checked against the trace
+# (cited_lines). The words that say what a line shows, and the trace's
+# words for it: the nearest of them before the citation, in its sentence,
+# must be on a cited line; after a colon, the first code span (or word)
+# must be. A citation with neither says nothing a reader can check.
+CITATION = re.compile(r"\(lines?\s+([0-9]+)(?:-([0-9]+))?(?::([^)]*))?\)")
+CITED_WORDS = (
+    (r"\bunlock", r"\bunlock\b"),
+    (r"\block", r"\block\b"),
+    (r"\bresume", r"resume|continues"),
+    (r"\bcomplet", r"complet|co_return"),
+    (r"\bdecrement|\bto zero\b", r"fetch_sub"),
+    (r"\bexchange|\btakes? out\b", r"exchange"),
+    (r"\bstores?\b|\braises\b", r"\bstore\b"),
+    (r"\bloads?\b|\breads?\b|\blooks again\b|\bfinds\b", r"\bload\b"),
+    (r"\bfree[sd]?\b", r"\bfree"),
+    (r"\bpush", r"exchange"),
+)
+
+
+def trace_lines(trace):
+    """{n: text} of a trace's numbered lines."""
+    found = (re.match(r"^ *([0-9]+)  (.*)$", line) for line in trace.split("\n"))
+    return {int(m.group(1)): " ".join(m.group(2).split()) for m in found if m}
+
+
+def cited_lines(prose, trace):
+    """What is wrong with the prose's citations of the trace's lines (prose:
+    the text since the last heading or marker, which the trace follows)."""
+    rows, wrong = trace_lines(trace), []
+    for c in CITATION.finditer(prose):
+        first, last = int(c.group(1)), int(c.group(2) or c.group(1))
+        cited = [rows.get(n) for n in range(first, last + 1)]
+        if None in cited:
+            wrong.append(f"{c.group(0)}: the trace has no line {first + cited.index(None)}")
+            continue
+        said = re.split(r"[.;:!?]\**\s|\)[\s,;]", prose[:c.start()])[-1]
+        if c.group(3):  # (line 3: running, ...): its first code span, or its first word
+            m = re.search(r"`([^`]+)`", c.group(3)) or re.search(r"[\w.:-]+", c.group(3))
+            want, what = re.escape(m.group(1) if m.lastindex else m.group(0)), "what it names"
+        else:
+            hits = [(m.end(), shows) for words, shows in CITED_WORDS for m in re.finditer(words, said)]
+            if not hits:
+                wrong.append(f"{c.group(0)} after \"{said[-50:].strip()}\": say what the line shows "
+                             "(\"(line 8: exchange)\", or a verb the check knows before it)")
+                continue
+            want, what = max(hits)[1], "what the words before it say"
+        if not any(re.search(want, row) for row in cited):
+            wrong.append(f"{c.group(0)} after \"{said[-50:].strip()}\": {what} is not on "
+                         f"{'that line' if first == last else 'those lines'}: " + " / ".join(cited))
+    return wrong
+
+
 def fill_markers(walk, page):
     """The walkthrough's text with every marker replaced (whole-text
     replacement, marker by marker: the page's other text stays as written)."""
+    prose = {marker: prose_before(page, marker) for marker in markers(page, "trace")}  # (as written)
     page = page.replace("<!-- diagram -->", diagram(walk))
     for marker in markers(page, "trace"):
-        page = page.replace(marker, trace_block(walk, marker))
+        page = page.replace(marker, trace_block(walk, marker, prose[marker]))
     for n, marker in enumerate(markers(page, "graph"), 1):
         page = page.replace(marker, graph_block(walk, marker, n))
     return page
+
+
+def prose_before(page, marker):
+    """The text a trace marker follows: since the last heading or marker before it."""
+    before = page[:page.index(marker)]
+    return before[max(before.rfind("\n#"), before.rfind("-->") + 3, 0):]
 
 
 def markers(page, kind):
