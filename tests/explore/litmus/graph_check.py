@@ -61,6 +61,9 @@ def check_common(name, state, dot, problems):
     xs = [float(x) * 72 for x in re.findall(r'pos="([-\d.]+),', dot)]
     if xs and max(xs) - min(xs) > WIDTH_MAX:
         problems.append(f"{where}: {max(xs) - min(xs):.0f} pt wide, more than a page's column")
+    unlabelled = [m.group(0) for m in re.finditer(r"^  e\d+ -> e\d+ \[.*\];$", dot, re.M) if "label=" not in m.group(0)]
+    if unlabelled:
+        problems.append(f"{where}: {len(unlabelled)} edges without a label, e.g. {unlabelled[0]}")
 
 
 def main(argv):
@@ -72,7 +75,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as d:
         scratch = pathlib.Path(d)
         got = {name: graphs(args.explore_litmus, args.tests / f"{name}.litmus", scratch)
-               for name in ("Mutex", "2+2W+rlx", "MP+fences", "MP+na+rel+acq")}
+               for name in ("Mutex", "2+2W+rlx", "MP+fences", "MP+na+rel+acq", "SB+rlx", "MP+rlx")}
     for name, states in got.items():
         for state, dot in states.items():
             check_common(name, state, dot, problems)
@@ -105,6 +108,23 @@ def main(argv):
     labels = nodes(dot)
     if not any(labels[a].startswith("fence") and labels[b].startswith("fence") for a, b in edges(dot, "darkgreen")):
         problems.append("MP+fences 1:r0=1; 1:r1=1;: no synchronizes-with edge from fence to fence")
+
+    # SB+rlx, both loads reading 0: each load's fr edge to the other
+    # thread's store closes the cycle po; fr; po; fr, and the initial
+    # values, read and drawn, are each joined to their store by mo.
+    dot = got["SB+rlx"]["0:r0=0; 1:r0=0;"]
+    labels = nodes(dot)
+    fr = [(a, b) for a, b in edges(dot, "sienna") if labels[a].startswith("load") and labels[b].startswith("store")]
+    if len(fr) != 2 or any(column(dot, a) == column(dot, b) for a, b in fr):
+        problems.append(f"SB+rlx 0:r0=0; 1:r0=0;: from-read edges {fr}, not two across the threads")
+    if len([(a, b) for a, b in edges(dot, "blue") if labels[a].split()[1:2] == ["="]]) != 2:
+        problems.append("SB+rlx 0:r0=0; 1:r0=0;: not two mo edges from the initial values")
+
+    # MP+rlx, the stale read: the load of x that read 0 has its fr edge to the store of x.
+    dot = got["MP+rlx"]["1:r0=1; 1:r1=0;"]
+    labels = nodes(dot)
+    if not any(labels[a].startswith("load x") and labels[b].startswith("store x") for a, b in edges(dot, "sienna")):
+        problems.append("MP+rlx 1:r0=1; 1:r1=0;: no from-read edge from the stale load of x to the store of x")
 
     # MP+na+rel+acq: the outcome the chapter draws has its graph.
     if "1:r0=1; 1:r1=1;" not in got["MP+na+rel+acq"]:

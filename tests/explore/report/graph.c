@@ -12,7 +12,10 @@
  *          (5.1.2.4p11), or the lock of a mutex after its unlock
  *          (5.1.2.4p6): the only ways across threads that order;
  *   mo     modification order (5.1.2.4p7), blue: each store of a location
- *          to the next one, after the initial value;
+ *          to the next one, from the initial value when it is drawn;
+ *   fr     from-read (RMW's "reads-before"), brown, dashed: from a read to
+ *          the store that comes next in modification order after the one
+ *          it read, the store it did not see (a stale read's, SB's);
  *   fence  atomic_thread_fence, a box of its own in its thread's column.
  *
  * The failure's own events (fail.c's evidence) are orange and joined by an
@@ -30,9 +33,10 @@
  * the whole graph fits a page's column at its natural size (12-point
  * text: body size when a page shows it unscaled). Graphviz only draws:
  * the file asks for neato with every box pinned (dot -Tsvg graph.dot >
- * graph.svg works unchanged). Edges carry no labels (they would sit on
- * other edges): the legend under the graph says what each kind is, and
- * lists only the kinds this graph has.
+ * graph.svg works unchanged). Each edge is labelled with its relation
+ * (po, rf, sw, mo, fr), in its colour, so that a graph read in black and
+ * white still says what it shows; the legend under the graph says what
+ * each kind is, and lists only the kinds this graph has.
  */
 #include "world.h"
 
@@ -420,7 +424,15 @@ static void headers(FILE *f, bool inits)
 }
 
 enum { K_PO = 1, K_RF = 2, K_STALE = 4, K_SW = 8, K_LOCK = 16, K_MO = 32, K_FAIL = 64, K_WEAK = 128, K_FENCE = 256,
-       K_PLAIN = 512, K_FSW = 1024 };
+       K_PLAIN = 512, K_FSW = 1024, K_FR = 2048 };
+
+/* An edge's label: its relation's name, in its colour, small, beside it. */
+static const char *label(const char *name, const char *color)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "label=\"%s\", fontcolor=%s, fontsize=10, fontname=\"sans-serif\"", name, color);
+    return buf;
+}
 
 static int program_order(FILE *f)
 {
@@ -432,7 +444,7 @@ static int program_order(FILE *f)
         if (b->col < 0)
             continue;
         if (prev[b->col] >= 0) {
-            fprintf(f, "  e%d -> e%d [color=gray40];\n", prev[b->col], b->event);
+            fprintf(f, "  e%d -> e%d [color=gray40, %s];\n", prev[b->col], b->event, label("po", "gray40"));
             kinds |= K_PO;
         }
         prev[b->col] = b->event;
@@ -453,10 +465,11 @@ static int reads_from(FILE *f, const bool *shown)
             continue;
         const event *w = event_at(e->reads_from);
         if (e->synchronizes && w->kind != EV_INIT) {
-            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2];\n", e->reads_from, i);
+            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, %s];\n", e->reads_from, i, label("rf, sw", "darkgreen"));
             kinds |= K_SW;
         } else if (w->thread != e->thread || e->stale) {
-            fprintf(f, "  e%d -> e%d [color=red%s];\n", e->reads_from, i, e->stale ? ", style=dashed" : "");
+            fprintf(f, "  e%d -> e%d [color=red%s, %s];\n", e->reads_from, i, e->stale ? ", style=dashed" : "",
+                    label("rf", "red"));
             kinds |= e->stale ? K_STALE : K_RF;
         }
     }
@@ -490,7 +503,7 @@ static int fence_sync(FILE *f, const bool *shown)
             continue;
         int rel = fence_of(e->reads_from, false, releases), acq = fence_of(i, true, acquires);
         if (rel >= 0 && acq >= 0 && shown[rel] && shown[acq]) {
-            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2];\n", rel, acq);
+            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, %s];\n", rel, acq, label("sw", "darkgreen"));
             kinds |= K_FSW;
         }
     }
@@ -510,7 +523,8 @@ static int lock_order(FILE *f, const bool *shown)
             if (u->kind != EV_UNLOCK || u->obj != e->obj)
                 continue;
             if (shown[k] && u->thread != e->thread) {
-                fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, style=bold];\n", k, i);
+                fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, style=bold, %s];\n", k, i,
+                        label("sw", "darkgreen"));
                 kinds |= K_LOCK;
             }
             break;
@@ -520,39 +534,71 @@ static int lock_order(FILE *f, const bool *shown)
 }
 
 /* Modification order: the stores of each location, as location.c placed
- * them (e->before: the store it went just before), the initial value
- * first and not drawn. */
+ * them (e->before: the store it went just before), after its initial
+ * value; each store's successor is kept for the fr edges. An edge is
+ * drawn between two drawn stores: from the initial value when a drawn
+ * load read it (its box is in the graph). */
 static int modification_order(FILE *f, const bool *shown)
 {
     int *mo = st()->mo;
     bool *done = st()->done;
     int kinds = 0;
     memset(st()->done, 0, sizeof st()->done);
+    for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i)
+        st()->mo_next[i] = -1;
     for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i) {
         const event *first = event_at(i);
-        if (done[i] || first->kind != EV_ATOMIC || !first->stores)
+        bool init = first->kind == EV_INIT;
+        if (done[i] || !(init || (first->kind == EV_ATOMIC && first->stores)))
             continue;
         int n = 0;
         for (int k = i; k < event_count() && k < MAX_EVENTS && n < GRAPH_NODES; ++k) {
             const event *e = event_at(k);
+            if (k == i && init) { /* the initial value comes first */
+                mo[n++] = k;
+                done[k] = true;
+                continue;
+            }
             if (e->kind == EV_INIT && e->obj == first->obj && k > i)
                 break; /* the location starts again */
             if (e->kind != EV_ATOMIC || !e->stores || e->obj != first->obj)
                 continue;
             done[k] = true;
             int at = n;
-            for (int j = 0; j < n && e->before >= 0; ++j)
+            for (int j = init; j < n && e->before >= 0; ++j)
                 if (mo[j] == e->before)
                     at = j;
             memmove(&mo[at + 1], &mo[at], (size_t)(n - at) * sizeof mo[0]);
             mo[at] = k;
             ++n;
         }
-        for (int j = 1; j < n; ++j)
+        for (int j = 1; j < n; ++j) {
+            st()->mo_next[mo[j - 1]] = mo[j];
             if (shown[mo[j - 1]] && shown[mo[j]]) {
-                fprintf(f, "  e%d -> e%d [color=blue, style=bold];\n", mo[j - 1], mo[j]);
+                fprintf(f, "  e%d -> e%d [color=blue, style=bold, %s];\n", mo[j - 1], mo[j], label("mo", "blue"));
                 kinds |= K_MO;
             }
+        }
+    }
+    return kinds;
+}
+
+/* From-read: a read, and the store after the one it read in modification
+ * order (RC11's fr, the reads-before of Lahav et al.), when it is drawn
+ * and is not the read's own store (a read-modify-write's) nor one the read
+ * happens before in its own thread (po says that already). */
+static int from_read(FILE *f, const bool *shown)
+{
+    int kinds = 0;
+    for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i) {
+        const event *e = event_at(i);
+        if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || e->reads_from >= MAX_EVENTS)
+            continue;
+        int next = st()->mo_next[e->reads_from];
+        if (next < 0 || next == i || !shown[next] || (event_at(next)->thread == e->thread && next > i))
+            continue;
+        fprintf(f, "  e%d -> e%d [color=sienna, style=dashed, %s];\n", i, next, label("fr", "sienna"));
+        kinds |= K_FR;
     }
     return kinds;
 }
@@ -638,6 +684,7 @@ static void legend(FILE *f, int kinds, double bottom)
         {K_FSW, "darkgreen", "&#8212;&#8212;", "sw: a release fence, then an acquire fence"},
         {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
         {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
+        {K_FR, "sienna", "- - -", "fr: a read, then the store after the one it read"},
         {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
         {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
         {K_FAIL, "orangered", "- - -", "the failure's events, in order"},
@@ -684,6 +731,7 @@ void graph_write(const char *path, const char *kind, const char *message)
     kinds |= fence_sync(f, shown);
     kinds |= lock_order(f, shown);
     kinds |= modification_order(f, shown);
+    kinds |= from_read(f, shown);
     kinds |= failure_edges(f, kind, shown, &bottom);
     if (message) {
         char text[1400];
