@@ -829,8 +829,12 @@ bool path_next(void)
         while (d->kind == BRANCH_THREAD && d->wut >= 0) { /* the wakeup tree's next child, and its subtree */
             int n = d->wut, c = node(n)->thread;
             d->wut = node(n)->next;
-            if ((d->tried & (1u << c)) || d->cost + cost(d, c) > st()->bound) {
-                st()->pruned |= !(d->tried & (1u << c));
+            /* A child whose thread cannot go here came with a guide, from a
+             * run where a read read otherwise (follow() drops such a node
+             * where the guide meets it; this is one of its siblings). */
+            bool can = d->options & (1u << c);
+            if ((d->tried & (1u << c)) || !can || d->cost + cost(d, c) > st()->bound) {
+                st()->pruned |= can && !(d->tried & (1u << c));
                 free_list(node(n)->child);
                 free_node(n);
                 continue;
