@@ -11,7 +11,10 @@ time, from the litmus files and the real explore_litmus, never by hand:
       --check, run now), what the explorer's run says, and an execution
       graph (explore_litmus --graph, drawn by Graphviz into
       SITE/litmus/NAME.N.svg) for each state to draw: the states the
-      condition names that RC11 allows, or those given by `| draw`.
+      condition names that RC11 allows, or those given by `| draw`; when
+      it names none (a forbidden outcome, a forall that always holds), the
+      allowed state nearest to the one it names, so that every test shows
+      an execution.
   <!-- litmus-table NAME... -->
       one row per test: what it shows, its condition, RC11's answer and
       the explorer's.
@@ -56,6 +59,24 @@ def fail(msg):
 def witnesses(t, states):
     """The states the condition is about: those where an exists holds (a forall: where it fails)."""
     return condition.named(*t.condition, states) if t.condition else []
+
+
+def nearest(t, states):
+    """When the condition names no allowed state (the outcome is forbidden, or a forall always
+    holds): the allowed states nearest to the one it names, those where most of its `loc=value`
+    atoms hold (between as many, its earlier atoms), how many, and of how many. ([], 0, 0)
+    without a condition."""
+    if not t.condition:
+        return [], 0, 0
+    atoms = [(k.strip("[]"), int(v)) for k, v in re.findall(r"(\d+:\w+|\[\w+\])\s*=\s*(-?\d+)", t.condition[1])]
+    def held(s):
+        return [condition.parse_state(s).get(k) == v for k, v in atoms]
+    # most atoms held; between as many, the earlier ones (a question names its flag first, then the data)
+    scored = sorted(((sum(held(s)), held(s), s) for s in states if s != herd.RACE), reverse=True)
+    if not scored:
+        return [], 0, len(atoms)
+    best = scored[0][:2]
+    return [s for n, h, s in scored if (n, h) == best], best[0], len(atoms)
 
 
 # ---- the explorer's run ---------------------------------------------------------------------
@@ -283,6 +304,18 @@ class Page:
         vkind, vtext = self.verdict(name, model)
         verdict = f'<p class="litmus-verdict {vkind}">{vtext}</p>'
         graphs = "".join(self.graph(name, model, s) for s in (draw or allowed))
+        if not draw and not allowed and found:
+            # No outcome the question names is allowed: the graph of the allowed
+            # one nearest to it, so that every test shows an execution.
+            near, held, atoms = nearest(t, [s for s in stated if s in found])
+            if near and kind == "forall":
+                graphs = (f'<p class="litmus-nearest">The question holds in every outcome: drawn, one of them '
+                          f'(<code>{esc(near[0])}</code>).</p>' + self.graph(name, model, near[0]))
+            elif near:
+                graphs = (f'<p class="litmus-nearest">The outcome the question names is never reached: drawn, '
+                          f'the allowed outcome nearest to it (<code>{esc(near[0])}</code>: {held} of the '
+                          f'question\'s {atoms} values), whose edges show what RC11 keeps from going further.</p>'
+                          + self.graph(name, model, near[0]))
         src = f"src/tests/explore/litmus/tests/{name}.litmus.html"
         about = (f'<p class="litmus-about">{esc(t.about)} '
                  f'(<a href="{esc(src)}"><code>{esc(name)}.litmus</code></a>)</p>')
