@@ -30,6 +30,7 @@ TERMS = [
     ("gl-sequenced-before", r"sequenced[- ]before|program order", ()),
     ("gl-reads-from", r"reads[- ]from", ()),
     ("gl-modification-order", r"modification[- ]orders?", ()),
+    ("gl-from-read", r"from[- ]reads?", ()),
     ("gl-release-sequence", r"release[- ]sequences?", ()),
     ("gl-data-race", r"data[- ]races?", ()),
     ("gl-coherence", r"coheren(?:ce|t)", ()),
