@@ -155,7 +155,7 @@ def prep_line(line, sources, page_dir):
 # in a sentence, any name but those of the step's headers (api_names). A
 # course page (at the site's root) has no API for Doxygen to link to.
 BREAK = "<small></small>"
-PLAIN_CODE = re.compile(r"(?:[A-Za-z0-9_./:<>(){}\[\],;=!&*'+→~ -]|\\\|)+")
+PLAIN_CODE = re.compile(r"(?:[A-Za-z0-9_./:<>(){}\[\],;=!&*'+→…~ -]|\\\|)+")  # (… : an argument list cut short)
 BREAK_AFTER = re.compile(r"(?:(?<=[._/<(])|(?<=::))(?=[A-Za-z0-9]\w{3})")  # (not before a file's .c)
 LONG_WORD, LONG_FIRST, LONG_NAME = 16, 15, 12
 
@@ -315,6 +315,29 @@ def code_after_comment(lines):
     return out
 
 
+# A step's memory-order table, "| where | operation | order | why | the
+# shape it relies on |": its last columns carry the lesson. Each body row's
+# first cell gets an empty anchor, mo-N, by which lockstep.css gives the
+# table its column widths at 1280 px and makes each row a card on a phone
+# (as the mutation table's m- anchors do).
+MEMORY_ORDER_HEAD = re.compile(r"^\|\s*where\s*\|\s*operation\s*\|\s*order\s*\|\s*why\s*\|")
+
+
+def memory_order_rows(lines):
+    """The lines, each body row of a memory-order table marked with <a id="mo-N"></a>."""
+    out, n, inside = [], 0, False
+    for line in lines:
+        if MEMORY_ORDER_HEAD.match(line):
+            inside = True
+        elif inside and not line.lstrip().startswith("|"):
+            inside = False
+        elif inside and not re.match(r"^\|[-: |]+\|$", line.strip()):
+            n += 1
+            line = re.sub(r"^(\s*\|\s*)", lambda m: f'{m.group(1)}<a id="mo-{n}"></a>', line, count=1)
+        out.append(line)
+    return out
+
+
 def prep(path, page_dir, entries):
     """Rewrites the page at path (its directory from the site's root: page_dir); entries are
     the source pages its code spans may name, SITE_PATH=DISK, +SITE_PATH=DISK for its own step."""
@@ -343,4 +366,5 @@ def prep(path, page_dir, entries):
         out = docs_glossary.link_lines(out, posixpath.relpath("glossary.html", page_dir))
     keep = sources.api_names() if sources and page_dir != "." else frozenset()
     out = names_broken(code_after_comment(out), page_dir != ".", keep)  # (last: the glossary would link a term inside a name's parts)
+    out = memory_order_rows(out)
     path.write_text("\n".join(out), encoding="utf-8")
