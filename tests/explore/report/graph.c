@@ -13,9 +13,10 @@
  *          (5.1.2.4p6): the only ways across threads that order;
  *   mo     modification order (5.1.2.4p7), blue: each store of a location
  *          to the next one, from the initial value when it is drawn;
- *   fr     from-read (RMW's "reads-before"), brown, dashed: from a read to
- *          the store that comes next in modification order after the one
- *          it read, the store it did not see (a stale read's, SB's);
+ *   fr     from-read (RC11's fr, the "reads-before" of Lahav et al.),
+ *          brown, dashed: from a read to the store that comes next in
+ *          modification order after the one it read, the store it did
+ *          not see (a stale read's, SB's);
  *   fence  atomic_thread_fence, a box of its own in its thread's column.
  *
  * The failure's own events (fail.c's evidence) are orange and joined by an
