@@ -396,6 +396,9 @@ static void node(FILE *f, const box *b)
     const char *style = e->kind == EV_NOTE ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
     fprintf(f, "  e%d [", b->event);
     pin(f, b->x, b->y);
+    /* the trace line it is, for a page's stepper (the SVG keeps the class) */
+    if (e->line > 0)
+        fprintf(f, ", class=\"line-%d\"", e->line);
     /* a column's boxes as wide as each other, as herd7 draws them */
     double w = b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W;
     fprintf(f, ", width=%.3f, height=%.3f, color=%s, fontcolor=%s, style=\"%s\"%s, label=<", w / 72.0,
