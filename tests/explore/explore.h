@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Most threads in a scenario (a decision is a bit mask over them). */
 #define EXPLORE_MAX_THREADS 4
@@ -290,10 +291,12 @@ long explore_compare_search(const explore_scenario *s, const explore_options *o,
 int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */
+void explore_set_graph_width(double points);                   /* --graph-width PT: the widest the graph's layout may be */
 void explore_install_crash_handlers(void);
 /* From a scenario's check(), about the schedule that just ran: */
 void explore_schedule_id(char *buf, size_t size); /* its id, as --replay takes it */
 void explore_trace_print(void);                   /* its trace, as a failure prints it */
+void explore_trace_write(FILE *f);                /* the same, into f */
 void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */
 /* Whether the schedule that just ran made an execution (what each load read,
  * the modification orders: execution.c) no earlier schedule of this round

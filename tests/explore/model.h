@@ -332,6 +332,7 @@ void point_set_spurious(bool on); /* weak compare-exchanges may fail spuriously:
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
 
 void trace_print(void); /* the schedule's events, one column per thread */
+void trace_write(FILE *f); /* the same, into f */
 void trace_set_width(int width); /* the options' width (run.c, when the search starts) */
 void trace_format(const event *e, char *buf, size_t size); /* one event as its trace line says it */
 void graph_write(const char *path, const char *kind, const char *message);

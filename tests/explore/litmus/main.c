@@ -5,7 +5,9 @@
  *     explore_litmus MP.litmus SB.litmus ...     every final state of each
  *     explore_litmus --check MP.litmus           and compare with its "expect" lines
  *     explore_litmus --trace MP.litmus           a schedule for each final state, as first reached
- *     explore_litmus --graph g.dot MP.litmus     an execution graph for each: g.1.dot, g.2.dot, ...
+ *     explore_litmus --graph g.dot MP.litmus     an execution graph for each: g.1.dot, g.2.dot, ...,
+ *                                                and its schedule's trace beside it: g.1.trace, ...
+ *     explore_litmus --graph g.dot --graph-width 380 MP.litmus   laid out for a phone (points)
  *     explore_litmus --check-reduction MP.litmus  and every interleaving's executions against the
  *                                                reduced search's (the reduction's oracle; =sleep:
  *                                                sleep sets alone's, for a test too big for every interleaving)
@@ -84,14 +86,32 @@ static void setup(void *ctx)
     litmus_memory_setup(r->t, &r->memory);
 }
 
-/* "g.dot" -> "g.3.dot" */
-static void graph_path(const char *path, int n, char *buf, size_t size)
+/* "g.dot" -> "g.3.dot"; with another extension ext, "g.3.ext" */
+static void graph_path_as(const char *path, int n, const char *ext, char *buf, size_t size)
 {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash))
         dot = path + strlen(path);
-    snprintf(buf, size, "%.*s.%d%s", (int)(dot - path), path, n, dot);
+    snprintf(buf, size, "%.*s.%d%s", (int)(dot - path), path, n, ext ? ext : dot);
+}
+
+static void graph_path(const char *path, int n, char *buf, size_t size) { graph_path_as(path, n, NULL, buf, size); }
+
+/* Beside the graph g.3.dot, its schedule's trace, g.3.trace, as --trace
+ * prints it: a page shows the two together (a stepper walks the trace
+ * and lights the graph's boxes, which carry their trace lines). */
+static void write_trace(const char *graph, int n)
+{
+    char path[1024];
+    graph_path_as(graph, n, ".trace", path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        printf("explore_litmus: cannot write %s\n", path);
+        return;
+    }
+    explore_trace_write(f);
+    fclose(f);
 }
 
 static void first_reached(const run *r, int index, const int *values)
@@ -110,6 +130,7 @@ static void first_reached(const run *r, int index, const int *values)
         char path[1024];
         graph_path(r->graph, index + 1, path, sizeof path);
         explore_write_graph(path);
+        write_trace(r->graph, index + 1);
         printf("explore_litmus: %s: %s: execution graph in %s\n", r->t->name, state, path);
     }
 }
@@ -223,7 +244,7 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--trace] [--graph FILE.dot]\n"
+    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--trace] [--graph FILE.dot [--graph-width PT]]\n"
                     "       FILE.litmus...\n"
                     "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
@@ -260,6 +281,8 @@ int main(int argc, char **argv)
             r.trace = true;
         else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
             r.graph = argv[++i];
+        else if (strcmp(argv[i], "--graph-width") == 0 && i + 1 < argc && atof(argv[i + 1]) > 0)
+            explore_set_graph_width(atof(argv[++i]));
         else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
             r.options.replay = argv[++i];
         else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &r.options.c11))

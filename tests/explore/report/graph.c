@@ -48,7 +48,7 @@
 #define FONT 12.0        /* points: the node text (16 px, body text size, unscaled) */
 #define CHAR_W 7.2       /* points: a monospace character at FONT */
 #define LINE_H 15.0      /* points: a line of text at FONT */
-#define PAGE_W 540.0     /* points: the widest graph a page shows unscaled (720 px) */
+#define PAGE_W 540.0     /* points: the widest graph a page shows unscaled (720 px); --graph-width sets another */
 #define COL_GAP 24.0     /* points between two columns */
 #define ROW_GAP 16.0     /* points between two rows */
 #define PAD_W 14.0       /* points: a box's margin, left and right together */
@@ -295,9 +295,10 @@ static void place_inits(void)
 static void layout(void)
 {
     int cols = st()->cols ? st()->cols : 1;
-    int width = (int)((PAGE_W - (cols - 1) * COL_GAP) / cols - PAD_W) / CHAR_W;
-    if (width < 16)
-        width = 16;
+    double page_w = st()->page_w > 0 ? st()->page_w : PAGE_W;
+    int width = (int)((page_w - (cols - 1) * COL_GAP) / cols - PAD_W) / CHAR_W;
+    if (width < 12) /* below this a box is more lines than words: let the graph be wider */
+        width = 12;
     if (width > 34)
         width = 34;
     int inits = 0;
@@ -746,6 +747,10 @@ void graph_write(const char *path, const char *kind, const char *message)
     fprintf(f, "}\n");
     fclose(f);
 }
+
+/* --graph-width: a phone's graph is narrower (its text wraps into more
+ * lines) so that, scaled to the phone's column, its text stays readable. */
+void explore_set_graph_width(double points) { st()->page_w = points; }
 
 /* A schedule that passed (a litmus test's outcome): its events and
  * relations, no failure. */

@@ -32,6 +32,7 @@ typedef struct graph_state {
     int ids[MAX_EVENTS]; /* collect's events, in trace order */
     int mo[GRAPH_NODES];   /* one location's stores, in modification order */
     int mo_next[MAX_EVENTS]; /* per store (the initial value too): the next store in its location's mo, -1 none */
+    double page_w;           /* --graph-width, points; 0: PAGE_W */
 } graph_state;
 
 #endif /* LOCKSTEP_EXPLORE_GRAPH_STATE_H */

@@ -237,7 +237,7 @@ static void widths(const char (*lines)[TRACE_LINE], int n, int nthreads, int *wi
 }
 
 /* One trace line: its thread's column, wrapped, the others blank. */
-static void print_line(int number, int thread, const char *text, const int *width, int nthreads)
+static void print_line(FILE *f, int number, int thread, const char *text, const int *width, int nthreads)
 {
     bool first = true;
     if (thread == EXPLORE_MAIN) {
@@ -245,9 +245,9 @@ static void print_line(int number, int thread, const char *text, const int *widt
         do {
             int k = piece(text, room);
             if (first)
-                printf("%4d  main: %.*s\n", number, k, text);
+                fprintf(f, "%4d  main: %.*s\n", number, k, text);
             else
-                printf("            %.*s\n", k, text);
+                fprintf(f, "            %.*s\n", k, text);
             text += k + (text[k] == ' ');
             first = false;
         } while (*text);
@@ -256,15 +256,15 @@ static void print_line(int number, int thread, const char *text, const int *widt
     do {
         int k = piece(text, width[thread]);
         if (first)
-            printf("%4d  ", number);
+            fprintf(f, "%4d  ", number);
         else
-            printf("      ");
+            fprintf(f, "      ");
         for (int t = 0; t < thread; ++t)
-            printf("%-*s | ", width[t], "");
+            fprintf(f, "%-*s | ", width[t], "");
         int shown = k;
         while (shown > 0 && text[shown - 1] == ' ')
             --shown;
-        printf("%.*s\n", shown, text);
+        fprintf(f, "%.*s\n", shown, text);
         text += k;
         while (*text == ' ')
             ++text;
@@ -273,7 +273,7 @@ static void print_line(int number, int thread, const char *text, const int *widt
     (void)nthreads;
 }
 
-void trace_print(void)
+void trace_write(FILE *f)
 {
     int n = event_count(), nthreads = thread_count();
     char (*lines)[TRACE_LINE] = st()->lines;
@@ -282,21 +282,25 @@ void trace_print(void)
             trace_format(event_at(i), lines[i], TRACE_LINE);
     int width[EXPLORE_MAX_THREADS];
     widths((const char(*)[TRACE_LINE])lines, n, nthreads, width);
-    printf("%4s  ", "");
+    fprintf(f, "%4s  ", "");
     for (int t = 0; t < nthreads; ++t) {
         char head[64];
         snprintf(head, sizeof head, "T%d %s", t, thread_name(t));
         if (t + 1 < nthreads)
-            printf("%-*s | ", width[t], head);
+            fprintf(f, "%-*s | ", width[t], head);
         else
-            printf("%s\n", head);
+            fprintf(f, "%s\n", head);
     }
     for (int i = 0; i < n; ++i)
         if (event_at(i)->line)
-            print_line(event_at(i)->line, event_at(i)->thread, lines[i], width, nthreads);
+            print_line(f, event_at(i)->line, event_at(i)->thread, lines[i], width, nthreads);
     if (events_truncated())
-        printf("      (trace truncated after %d lines)\n", event_trace_lines());
-    fflush(stdout);
+        fprintf(f, "      (trace truncated after %d lines)\n", event_trace_lines());
+    fflush(f);
 }
 
+void trace_print(void) { trace_write(stdout); }
+
 void explore_trace_print(void) { trace_print(); }
+
+void explore_trace_write(FILE *f) { trace_write(f); }

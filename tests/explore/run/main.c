@@ -6,6 +6,7 @@
  *     explore_task_step03 completion_vs_await -p 3     at most 3 preemptions (also LOCKSTEP_EXPLORE_PREEMPTIONS)
  *     explore_task_step03 completion_vs_await --replay 1.0.1
  *     explore_task_step03 completion_vs_await --graph g.dot  a failure also writes its execution graph
+ *     explore_task_step03 completion_vs_await --graph g.dot --graph-width 380   the same, laid out for a phone
  *     explore_task_step03 completion_vs_await --weaken task.c:102=release   as if that order were weaker
  *     explore_task_step03 completion_vs_await --check-reduction   the reduced search's executions against
  *                                                every interleaving's (the reduction's oracle; =sleep: against
@@ -26,7 +27,7 @@
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot]\n"
+    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot [--graph-width PT]]\n"
                     "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]]\n       %s --list\n", program,
             program);
     return 2;
@@ -82,6 +83,8 @@ int main(int argc, char **argv)
             o.check_reduction = EXPLORE_CHECK_SLEEP;
         } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
             explore_set_graph_path(argv[++i]);
+        } else if (strcmp(argv[i], "--graph-width") == 0 && i + 1 < argc && atof(argv[i + 1]) > 0) {
+            explore_set_graph_width(atof(argv[++i]));
         } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
             o.replay = argv[++i];
         } else if (argv[i][0] != '-' && !name) {
