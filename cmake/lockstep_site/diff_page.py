@@ -2,7 +2,8 @@
 directories, one section per file, the code first and the README last,
 each beside what the step README's "Files changed" list says of it;
 coloured by Pygments' diff lexer (required), a new file highlighted as its
-own language, the README's diff rendered as the reader reads it.
+own language; the README shown section by section, rendered as the reader
+reads it, with what changed marked (lockstep_site/readme_diff.py).
 """
 import html
 import re
@@ -12,9 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import step_readme
+from lockstep_site import sitemap
 from lockstep_site.book import pager_html as pager
 from lockstep_site.html_page import nav, page, rel
-from lockstep_site.markdown import fenced, inline_md
+from lockstep_site.markdown import inline_md
+from lockstep_site.readme_diff import readme_half
 
 try:
     from pygments import highlight
@@ -59,6 +62,20 @@ def web_link(url):
     return url if re.match(r"https?:", url) else None
 
 
+def readme_link(step):
+    """A link of step STEP's README, from the diff page: the web's as it is;
+    a relative one to the site's page of its target (as on the README's own
+    page); one to a heading of the README itself, none (the diff page has
+    not its anchors)."""
+    def link(url):
+        if re.match(r"^[a-zA-Z][a-zA-Z+.-]*:", url):
+            return url if re.match(r"https?:", url) else None
+        if url.startswith("#"):
+            return None
+        return sitemap.site_href(url, f"steps/{step}", "diffs")
+    return link
+
+
 def file_section(d, name, text, notes):
     """One file's section: its name (a link to its source page), what the README says of it, its diff."""
     anchor = "f-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
@@ -67,17 +84,19 @@ def file_section(d, name, text, notes):
         title = f'<a href="{rel(d.site, d.out, f"src/steps/{d.this}/{name}.html")}">{title}</a>'
     new_file = not (d.prev_dir / name).exists()
     note = notes.get(name, "(The README's list says nothing of this file.)")
+    toc = ""
     if name == "README.md":
-        note = "The step's README: the article, the idea, what the step fixes and how its tests show it."
-        rendered = markdown_diff(text, d.prev_dir / name, d.this_dir / name)
-        shown = f'<div class="diff md">{rendered}</div>'
+        old, new = ((p / name).read_text(encoding="utf-8") if (p / name).is_file() else "" for p in (d.prev_dir, d.this_dir))
+        shown, toc, summary = readme_half(old, new, readme_link(d.prev), readme_link(d.this))
+        note = (f"The step's README: the article, the idea, what the step fixes and how its tests show it. "
+                f"Against step {d.prev}'s: {summary}.")
     elif new_file and (d.this_dir / name).is_file():
         shown = f'<div class="diff new"><pre>{highlight_file(d.this_dir / name, name)}</pre></div>'
     else:
         shown = f'<div class="diff"><pre>{highlight(text, DiffLexer(stripnl=False), HtmlFormatter(nowrap=True))}</pre></div>'
     badge = '<span class="badge">new file</span>' if new_file else ""
     return (f'<section class="file{" added" if new_file else ""}" id="{anchor}">'
-            f'<div class="note"><h2>{title}</h2>{badge}{inline_md(note, web_link)}</div>'
+            f'<div class="note"><h2>{title}</h2>{badge}{inline_md(note, web_link)}{toc}</div>'
             f'{shown}</section>')
 
 
@@ -131,39 +150,6 @@ def diff_page(site, prev, prev_dir, this, this_dir):
     links = diff_pager(site.steps, this)
     page(site.root / d.out, f"The diff from {prev} to {this}", nav(site, d.out, this), links + body + links,
          HtmlFormatter().get_style_defs(".diff") + HtmlFormatter().get_style_defs(".new"), wide=True)
-
-
-def markdown_diff(text, old_path, new_path):
-    """A README's diff as the reader reads the README: each line rendered
-    (code, emphasis, links, headings), wrapping, marked added, removed or
-    unchanged; a line of a code block (in its file: a hunk may start inside
-    one) as code, a fence as nothing."""
-    rows, code = [], (fenced(old_path), fenced(new_path))
-    old_n = new_n = 0
-    for line in text.rstrip("\n").split("\n"):
-        if line.startswith(("diff -ruN", "--- ", "+++ ")):
-            continue
-        m = re.match(r"^@@ -(\d+)(?:,\d+)? \+(\d+)", line)
-        if m:
-            old_n, new_n = int(m.group(1)), int(m.group(2))
-            rows.append(f'<div class="hunk">{html.escape(line)}</div>')
-            continue
-        kind = {"+": "add", "-": "del"}.get(line[:1], "ctx")
-        fence = old_n in code[0] if kind == "del" else new_n in code[1]
-        if kind != "add":
-            old_n += 1
-        if kind != "del":
-            new_n += 1
-        body = line[1:]
-        if body.strip().startswith(("```", "~~~")):
-            body = ""
-        elif fence or body.startswith("    ") and not body.lstrip().startswith(("-", "*")):
-            body = f"<code>{html.escape(body)}</code>"
-        else:
-            body = inline_md(body, web_link)
-        rows.append(f'<div class="{kind}{" code" if fence or body.startswith("<code>") else ""}">'
-                    f'<span class="mark">{html.escape(line[:1] or " ")}</span>{body or "&nbsp;"}</div>')
-    return "\n".join(rows)
 
 
 def highlight_file(path, name):

@@ -41,19 +41,77 @@ pre { margin: 0; line-height: 1.4; }
 .file.added .diff { border-left: 4px solid #2da44e; }
 .badge { display: inline-block; font-size: 80%; background: #dafbe1; color: #116329; border: 1px solid #2da44e;
   border-radius: 3px; padding: 0 .4em; margin-bottom: .3em; }
-/* The README's diff, rendered: lines wrap. */
-.diff.md { font-size: 15px; line-height: 1.5; }
-.diff.md div { white-space: pre-wrap; overflow-wrap: anywhere; padding: 0 .4em 0 1.6em; text-indent: -1.2em; }
-.diff.md div.add { background: #e6ffec; color: inherit; }
-.diff.md div.del { background: #ffebe9; color: inherit; }
-.diff.md div.hunk { color: #777; font-family: monospace; font-size: 12px; }
-.diff.md .mark { display: inline-block; width: 1.2em; text-indent: 0; font-family: monospace; color: #777; }
-.diff.md code { font-size: 13px; }
-.diff.md div.code code { white-space: pre-wrap; background: none; }
+/* The README half (lockstep_site/readme_diff.py): the README as a reader
+   reads it, section by section. A section's rule says what became of it:
+   grey unchanged (folded), amber changed, green new, red removed (folded);
+   in a changed section a block on a green or red rule is new or removed,
+   and in a block changed in place its words are marked, <del> and <ins>. */
+.readme-diff { font-size: 15.6px; line-height: 1.6; min-width: 0; }
+.readme-diff p, .readme-diff li { max-width: 46rem; }
+.readme-diff p.legend { font-size: 90%; color: #555; margin-top: 0; }
+.readme-diff code { font-size: 13px; background: #f1f3f6; padding: 0 .2em; border-radius: 3px; overflow-wrap: break-word; }
+.readme-diff pre.md-code { background: #f6f8fa; border: 1px solid #d8dee4; padding: .5em .7em; overflow-x: auto; }
+.readme-diff pre.md-code code { background: none; padding: 0; overflow-wrap: normal; }
+.readme-diff pre.md-code del, .readme-diff pre.md-code ins { display: block; }
+.readme-diff ins { background: #ccf5d6; text-decoration: none; border-radius: 2px; }
+.readme-diff del { background: #ffd7d5; color: #82071e; text-decoration: line-through; text-decoration-color: #cf222e99;
+  border-radius: 2px; }
+.readme-diff .key { padding: 0 .3em; border-radius: 2px; }
+.readme-diff .key.ins { background: #dafbe1; } .readme-diff .key.del { background: #ffebe9; }
+.sec { border-left: 4px solid #d0d7de; padding: .1em 0 .1em .9em; margin: 0 0 1.1em; }
+.sec.changed { border-left-color: #d4a72c; }
+.sec.added { border-left-color: #2da44e; }
+.sec.removed { border-left-color: #cf222e; }
+.sec h3, .sec h4 { display: inline; font-size: 1.15rem; margin: 0; font-weight: 600; }
+.sec h4 { font-size: 1.02rem; }
+.sec > summary { cursor: pointer; padding: .15em 0; }
+.sec > summary::marker { color: #888; }
+.sec .sec-body { margin-top: .3em; }
+.sec .sec-body h3, .sec .sec-body h4, .sec .sec-body h5, .sec .sec-body h6 { display: block; margin: .8em 0 .3em; }
+.sec p.was { font-size: 90%; color: #555; margin: .2em 0; }
+.tag { display: inline-block; font-size: 72%; font-weight: normal; line-height: 1.5; padding: 0 .45em; margin-left: .6em;
+  border-radius: 3px; border: 1px solid #d0d7de; color: #57606a; background: #f6f8fa; vertical-align: .15em;
+  font-family: Roboto, -apple-system, "Segoe UI", sans-serif; letter-spacing: .02em; }
+.tag.changed { border-color: #d4a72c; color: #7d4e00; background: #fff8c5; }
+.tag.added { border-color: #2da44e; color: #116329; background: #dafbe1; }
+.tag.removed { border-color: #cf222e; color: #82071e; background: #ffebe9; }
+.tag.moved { border-color: #8c959f; }
+.blk { margin: .5em 0; }
+div.blk, ul.blk, ol.blk, details.blk { padding: .05em .7em; border-left: 3px solid transparent; }
+div.blk.ins { background: #f0fff4; border-left: 3px solid #2da44e; }
+div.blk.del, details.blk.del { background: #fff5f5; border-left: 3px solid #cf222e; color: #444; }
+details.blk.del > summary { cursor: pointer; color: #82071e; font-size: 90%; padding: .2em 0; }
+div.blk.mod, ul.blk.mod, ol.blk.mod, h3.blk.mod, h4.blk.mod, h5.blk.mod { border-left: 3px solid #d4a72c; }
+ul.blk, ol.blk { padding-left: 2.2em; }
+details.same-run { margin: .5em 0; }
+details.same-run > summary { cursor: pointer; color: #666; font-size: 90%; }
+.md-table { margin: .6em 0; }
+.md-table table { border-collapse: collapse; font-size: 14px; line-height: 1.45; }
+.md-table th, .md-table td { border: 1px solid #d0d7de; padding: .3em .55em; vertical-align: top; text-align: left; }
+.md-table th { background: #f1f3f6; }
+.md-table tr.ins td { background: #e6ffec; }
+.md-table tr.del td { background: #ffebe9; color: #555; }
+/* The README's list of its sections, beside it (the file's note). */
+.note ul.sections { list-style: none; padding: 0; margin: .6em 0 0; font-size: 95%; line-height: 1.5; }
+.note ul.sections li.sub { padding-left: 1em; }
+.note ul.sections .tag { font-size: 68%; margin-left: .3em; }
+.note ul.sections li.same a, .note ul.sections li.removed a { color: #57606a; }
+/* A phone: a table's rows become cards, each cell under its column's name. */
+@media (max-width: 700px) {
+  .md-table table, .md-table thead, .md-table tbody, .md-table tr, .md-table td { display: block; }
+  .md-table thead { display: none; }
+  .md-table tr { border: 1px solid #d0d7de; margin: 0 0 .6em; }
+  .md-table td { border: none; border-top: 1px solid #eaeef2; }
+  .md-table td:first-child { border-top: none; font-weight: 600; }
+  .md-table td[data-label]::before { content: attr(data-label); display: block; font-size: 80%; color: #666;
+    font-weight: normal; }
+  .sec { padding-left: .6em; }
+}
 /* Printed: a long line wraps at the paper's edge instead of being cut. */
 @media print { .src .l, .diff pre { white-space: pre-wrap; overflow-wrap: anywhere; }
   .src, .diff { overflow: visible; } }
-@media (max-width: 900px) { .file { grid-template-columns: 1fr; } }
+/* One column: the note above its file, in the flow (sticky, it would lie over the diff). */
+@media (max-width: 900px) { .file { grid-template-columns: 1fr; } .note { position: static; } }
 h1 { overflow-wrap: anywhere; }
 /* A phone: the margins shrink, and a source line still does not wrap (a
    comment's aligned columns would fall apart): .src scrolls sideways in its

@@ -13,6 +13,10 @@ not before a backtick or a quote: write <b>`code` ...</b> there).
 And it fails on a link named `_Atomic`: Doxygen took a C11 atomic member,
 `_Atomic(queued_task *) m_latest`, for a member function named _Atomic
 (Doxyfile.in's PREDEFINED has it read the member as a member).
+And it reads every diff page's README half as check_step_diff.py does
+(tables and links rendered; a README that kept most of its sections shown
+section by section, not as one whole-file hunk), against the READMEs of
+the repository's steps/.
 Prints each broken link with the page it is on, then the counts; exits 1
 when any link is broken. Standard library only.
 """
@@ -21,6 +25,11 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+import check_step_diff  # noqa: E402 (beside this file)
+
+STEPS = Path(__file__).resolve().parents[2] / "steps"  # the READMEs a diff page's README half is read against
 
 
 # The schemes a page may link to: the web, mail, and Doxygen's search box
@@ -154,10 +163,12 @@ def main():
     for path in pages:
         n, problems = check_page(site, path)
         checked, broken = checked + n, broken + problems
+    halves, wrong = check_step_diff.check_pages(sorted((site.root / "diffs").glob("*.html")), STEPS)
+    broken += [f"diffs/{w} (the README half)" for w in wrong]
     for b in broken:
         print("broken:", b)
-    print(f"check_links: {len(pages)} pages, {checked} local links, {len(broken)} broken (links, a literal ** "
-          "or a link named _Atomic)")
+    print(f"check_links: {len(pages)} pages, {checked} local links, {halves} diff pages' README halves, "
+          f"{len(broken)} broken (links, a literal **, a link named _Atomic, a README half)")
     sys.exit(1 if broken else 0)
 
 
