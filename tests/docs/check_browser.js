@@ -277,26 +277,68 @@
       });
     });
   }
-  // The mutation table (a header "killed by..."): its verdicts ("result",
-  // "explorer") in view without scrolling, in the first mutant's row.
-  function verdicts(out, width) {
+  // A table whose last columns carry the lesson: the mutation table (its
+  // rows' anchors are m-...: what each mutant broke and the test that
+  // caught it) and a step's memory-order table (mo-...: why, and the shape
+  // it relies on). At 1280 px each fits its column, so that its last
+  // columns are read, not scrolled to; the mutation table's columns naming
+  // the catching test (headed "killed by..." and "explorer alone...") lie
+  // in the window and are wide enough to read a test's name in. (On a
+  // phone, where each row is a card, the same holds of the cards.) Returns
+  // how many of each kind it measured (check_browser.py wants some).
+  var LESSON = {'m': 'the mutation table', 'mo': 'a memory-order table'};
+  var CATCHING = /^(killed by|explorer alone)/, CATCHING_PX = 200;
+  function lessonKind(t) {
+    var a = t.querySelector('td > a[id^="m-"], td > a[id^="mo-"]');
+    return a ? a.id.replace(/-.*/, '') : null;
+  }
+  function lessonTables(out, width) {
+    var count = {m: 0, mo: 0};
     document.querySelectorAll('div.contents table').forEach(function (t) {
-      var rows = t.querySelectorAll('tr');
-      if (rows.length < 2) return;
-      var names = Array.prototype.map.call(rows[0].children, function (c) { return c.textContent.trim(); });
-      if (!names.some(function (n) { return /^killed by/.test(n); })) return;
-      var box = t.getBoundingClientRect();
-      var right = Math.min(width, box.left + (t.clientWidth || box.width));
-      names.forEach(function (n, i) {
-        if (n !== 'result' && n !== 'explorer') return;
-        var cell = rows[1].children[i];
-        if (!cell) return;
-        var r = cell.getBoundingClientRect();
-        if (!shown(cell) || r.right > right + 1)
-          out.push('the mutation table\'s "' + n + '" column is out of view at ' + width + ' px (' + Math.round(r.left) +
-                   '..' + Math.round(r.right) + ' px, the box shows up to ' + Math.round(right) + ')');
+      var kind = lessonKind(t);
+      if (!kind || !shown(t)) return;
+      count[kind]++;
+      // The width the table needs: its box, or more if it (or the part the
+      // theme scrolls, its tbody) holds more than it shows.
+      var need = t.getBoundingClientRect().width;
+      [t].concat(Array.prototype.slice.call(t.querySelectorAll(':scope > thead, :scope > tbody'))).forEach(function (e) {
+        need = Math.max(need, e.scrollWidth);
+      });
+      var box = t.parentElement, cs = getComputedStyle(box);
+      var room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      if (need > room + 1)
+        out.push(LESSON[kind] + ' is ' + Math.round(need) + ' px wide in its ' + Math.round(room) + ' px column at ' +
+                 width + ' px (its last columns, the lesson, behind a sideways scroll)' + headingOf(t));
+      if (kind !== 'm') return;
+      var rows = t.querySelectorAll('tr'), head = rows[0] ? Array.prototype.slice.call(rows[0].children) : [];
+      var cols = [];
+      head.forEach(function (c, i) { if (CATCHING.test(c.textContent.trim())) cols.push(i); });
+      if (!cols.length) {
+        out.push('the mutation table has no column headed "killed by" or "explorer alone" (the catching test)' + headingOf(t));
+        return;
+      }
+      var right = Math.min(width, box.getBoundingClientRect().left + box.clientWidth - parseFloat(cs.paddingRight));
+      cols.forEach(function (i) {
+        var what = head[i].textContent.trim().replace(/\s+/g, ' ');
+        for (var r = 1; r < rows.length; r++) {
+          var cell = rows[r].children[i];
+          if (!cell) continue;
+          var at = cell.getBoundingClientRect();
+          if (!shown(cell) || at.right > right + 1 || at.left < -1) {
+            out.push('the mutation table\'s "' + what + '" column is out of view at ' + width + ' px (' +
+                     Math.round(at.left) + '..' + Math.round(at.right) + ' px, the column shows up to ' +
+                     Math.round(right) + ')' + headingOf(t));
+            return;
+          }
+          if (at.width < CATCHING_PX) {
+            out.push('the mutation table\'s "' + what + '" column is ' + Math.round(at.width) + ' px wide at ' + width +
+                     ' px (under ' + CATCHING_PX + ': a test\'s name is a column of fragments)' + headingOf(t));
+            return;
+          }
+        }
       });
     });
+    return count;
   }
   // Graph label text as drawn, against the body text.
   function bodyText() {
@@ -352,6 +394,89 @@
         out.push('graph node text ' + least.toFixed(1) + ' px, body text ' + body + ' px at ' + width + ' px: ' + name(f));
     });
     return Promise.all(jobs);
+  }
+  // On a phone, the text of every diagram and graph a page shows in a
+  // figure (a walkthrough's state diagram and execution graph, a litmus
+  // test's graphs: an image of an SVG in div.dotgraph or <figure>; an SVG
+  // drawn inline or in a frame there too), as drawn: the smallest font-size
+  // in the SVG, in its user units (Graphviz's points, which its viewBox
+  // counts), times the scale of the groups around the text, times the
+  // image's rendered width over the viewBox's width (its natural width,
+  // without a viewBox). A phone layout shown in place of the wide one
+  // (<picture>, or an image only one width shows) is the one measured. Each
+  // figure's least, for check_browser.py to report and judge (PHONE_TEXT_PX).
+  function scaleOf(el) {  // the scale the transform attributes of EL and the groups around it apply
+    var k = 1;
+    for (var e = el; e && e.getAttribute; e = e.parentNode) {
+      var t = e.getAttribute('transform') || '', m;
+      var re = /(scale|matrix)\(([^)]*)\)/g;
+      while ((m = re.exec(t))) {
+        var v = m[2].trim().split(/[\s,]+/).map(parseFloat);
+        k *= m[1] === 'scale' ? Math.sqrt(Math.abs(v[0] * (v.length > 1 ? v[1] : v[0])))
+                              : Math.sqrt(Math.abs(v[0] * v[3] - v[1] * v[2]));
+      }
+    }
+    return k;
+  }
+  function fontSizeOf(el) {  // a text's font-size in user units: its own, or the nearest group's (SVG's default 16)
+    for (var e = el; e && e.getAttribute; e = e.parentNode) {
+      var fs = e.getAttribute('font-size') || ((e.getAttribute('style') || '').match(/font-size:\s*([\d.]+)/) || [])[1];
+      if (fs && parseFloat(fs)) return parseFloat(fs);
+    }
+    return 16;
+  }
+  function smallestText(svg) {  // [the least font-size × scale, in the viewBox's units; its text]
+    var least = [Infinity, ''];
+    svg.querySelectorAll('text, tspan').forEach(function (t) {
+      var own = Array.prototype.some.call(t.childNodes, function (n) { return n.nodeType === 3 && n.data.trim(); });
+      if (!own) return;
+      var fs = fontSizeOf(t) * scaleOf(t);
+      if (fs < least[0]) least = [fs, t.textContent.trim().slice(0, 30)];
+    });
+    return least;
+  }
+  var FIGURES = 'div.contents figure, div.contents div.dotgraph';
+  function phoneText(width) {
+    var jobs = [], found = [];
+    document.querySelectorAll(FIGURES).forEach(function (fig) {
+      if (fig.parentElement.closest(FIGURES)) return;  // (a figure's own figure: measured with it)
+      fig.querySelectorAll('img').forEach(function (img) {
+        var src = img.currentSrc || img.src;
+        if (!shown(img) || !/\.svg([?#]|$)/.test(src)) return;
+        var drawn = img.getBoundingClientRect().width;
+        jobs.push(read(src).then(function (text) {
+          var svg = new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('svg');
+          if (!svg) return;
+          var vb = (svg.getAttribute('viewBox') || '').trim().split(/[\s,]+/).map(parseFloat);
+          var units = vb.length === 4 && vb[2] > 0 ? vb[2] : img.naturalWidth;
+          var least = smallestText(svg);
+          if (least[0] === Infinity || !units) return;
+          var name = img.currentSrc && img.currentSrc !== img.src ? src.split('/').pop() : img.getAttribute('src');
+          found.push({src: name, px: least[0] * drawn / units, font: least[0], units: units, drawn: drawn,
+                      text: least[1]});
+        }).catch(function () {}));
+      });
+      // An SVG drawn inline, or in a frame: the browser's own scale, as drawn.
+      var inline = Array.prototype.slice.call(fig.querySelectorAll('svg'));
+      fig.querySelectorAll('iframe, object').forEach(function (f) {
+        var svg = f.contentDocument && f.contentDocument.querySelector('svg');
+        if (svg) inline.push(svg);
+      });
+      inline.forEach(function (svg) {
+        if (!svg.getClientRects().length) return;
+        var least = [Infinity, ''];
+        svg.querySelectorAll('text').forEach(function (t) {
+          var m = t.getScreenCTM();
+          if (!m || !t.textContent.trim()) return;
+          var px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+          if (px < least[0]) least = [px, t.textContent.trim().slice(0, 30)];
+        });
+        if (least[0] < Infinity)
+          found.push({src: (svg.ownerDocument !== document ? svg.ownerDocument.URL.split('/').pop() : 'an inline SVG'),
+                      px: least[0], drawn: svg.getBoundingClientRect().width, text: least[1]});
+      });
+    });
+    return Promise.all(jobs).then(function () { return found; });
   }
   function pageWidth(out, width) {
     // (Against the screen's width, not innerWidth: a phone widens its
@@ -427,9 +552,14 @@
       pageWidth(out, width);
       sourceLines(out, width);
       diagramsScale(out, width);
-      if (course) { boxes(out, width); brokenWords(out, width); stickyColumnRoom(out, width); verdicts(out, width); }
+      var lesson = {m: 0, mo: 0};
+      if (course) { boxes(out, width); brokenWords(out, width); stickyColumnRoom(out, width); }
+      if (course) lesson = lessonTables(out, width);  // (at 390 px too: the cards keep to the column)
       return graphs(out, width).then(function () {
-        return JSON.stringify({problems: out, images: images, diagrams: diagrams, pager: pager()});
+        return course && width < 600 ? phoneText(width) : [];
+      }).then(function (text) {
+        return JSON.stringify({problems: out, images: images, diagrams: diagrams, pager: pager(), lesson: lesson,
+                               figureText: text});
       });
     });
   };

@@ -39,11 +39,20 @@ API page per step, and every source page; and fails on:
   - a diagram (a step's state diagram, a walkthrough's execution graph)
     wider than its box, scrolling rather than scaling to it, or without a
     link to its full-size image,
-  - the mutation table's verdict columns ("killed by", "explorer") out of
-    view without scrolling,
+  - a table whose last columns carry the lesson (the mutation table, rows
+    anchored m-...; a step's memory-order table, mo-N) wider than its
+    column, at 1280 px (or as cards on a phone); the mutation table's
+    columns naming the test that catches each mutant ("killed by...",
+    "explorer alone...") out of the window or under 200 px wide; no
+    mutation table on mutants.html, or no memory-order table on any
+    step's README page (the anchors lost: nothing measured),
   - a graph whose node text, as drawn, is smaller than the page's body text
     (an execution graph shrunk to fit, or drawn in a small font); on a
     phone, a diagram linked to its full-size image may be smaller,
+  - on a phone (390 px), a diagram or graph in a figure (a walkthrough's,
+    the litmus chapter's) whose text is drawn under PHONE_TEXT_PX (11 CSS
+    px): every one is reported with its size, and fails the check on the
+    pages of PHONE_TEXT_PAGES,
   - a course page without its previous and next (the reading order: home,
     the steps with their walkthroughs and labs, the memory-order chapter,
     the explorer and its reference, the mutation table, the errata, the
@@ -54,9 +63,9 @@ API page per step, and every source page; and fails on:
 How: Chromium runs headless with its DevTools protocol on a pipe
 (--remote-debugging-pipe), one process for every page: each page is loaded
 from the site as it is, a script added before its own (check_browser.js,
-beside this file) records errors from the start; once the page and its images have loaded, the script checks the
-laid-out page at 1280 px, then at 390 px (and 360 px), and returns what it
-found.
+beside this file) records errors from the start; once the page and its
+images have loaded, the script checks the laid-out page at 1280 px, then
+at 390 px (and 360 px), and returns what it found.
 
 A source page is also printed to PDF (A4) by the same Chromium and read
 back with `pdftotext -layout` (poppler-utils): the text as the glyphs were
@@ -89,6 +98,19 @@ from pathlib import Path
 
 WIDTHS = (1280, 390)
 SMALL_PHONE = 360  # the course's pages only, and only a sticky first column's share of its box
+
+# On a phone (the 390 px of WIDTHS) a diagram or graph in a figure draws its
+# text at PHONE_TEXT_PX CSS px or more: its SVG's smallest font-size scaled
+# as the image is drawn (check_browser.js, phoneText). Every figure under it
+# is reported, with its text's size; it fails the check only on the pages
+# below (regexes of a page's path in the site): those that pass today, while
+# the walkthroughs' diagrams and the explorer's graphs get phone layouts of
+# their own (issue 37, item 5). Once they have them: PHONE_TEXT_PAGES = (".*",).
+PHONE_TEXT_PX = 11
+PHONE_TEXT_PAGES = (
+    r"[^/]+\.html",  # the home page and the course's: the litmus chapter's graphs are drawn at their own size
+    r"\d\d-[^/]+/html/(index|deep|lab|md_docs_labs_answers_\w+)\.html",  # a step's pages but its walkthrough
+)
 
 # Runs in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument):
 # check_browser.js, beside this file.
@@ -427,6 +449,9 @@ class Run:
         self.sources = source_files(site)
         self.failures, self.pagers = [], {}
         self.checked = self.images = self.diagrams = self.printed = self.unprinted = 0
+        self.lesson = {"m": 0, "mo": 0}  # the lesson tables measured at 1280 px, by kind (their anchors' prefix)
+        self.figures, self.small_text = 0, []  # figures measured on a phone; (fails, line) of those under PHONE_TEXT_PX
+        self.readmes = 0  # the steps' README pages loaded
 
     def check_page(self, rel):
         """REL loaded and checked at every width; printed, if a source page to print."""
@@ -439,12 +464,34 @@ class Run:
         self.checked += 1
         self.images += seen[0]["images"]
         self.diagrams += seen[0]["diagrams"]
+        for what in self.lesson:
+            self.lesson[what] += seen[0]["lesson"][what]
+        self.readmes += bool(re.fullmatch(r"\d\d-[^/]+/html/index\.html", rel))  # (a README, where the table is)
+        if rel == "mutants.html" and not seen[0]["lesson"]["m"]:
+            self.failures.append(f"{rel}: no mutation table (rows anchored m-...) to measure at {WIDTHS[0]} px")
         for result in seen:
             self.failures += [f"{rel}: {p}" for p in dict.fromkeys(result["problems"])]
+        self.figure_text(rel, seen[WIDTHS.index(390)].get("figureText", []))
         self.failures += [f"{rel}: console: {e}" for e in self.tab.exceptions()]
         self.pagers[rel] = (seen[0]["pager"]["prev"], seen[0]["pager"]["next"])
         if k == "source" and rel[4:-5] in self.sources and (PRINT_ALL or re.match(PRINTED, rel)):
             self.print_page(rel)
+
+    def figure_text(self, rel, figures):
+        """The figures of REL whose text is under PHONE_TEXT_PX at 390 px:
+        failures on the pages of PHONE_TEXT_PAGES, elsewhere only reported."""
+        self.figures += len(figures)
+        fails = any(re.fullmatch(p, rel) for p in PHONE_TEXT_PAGES)
+        for f in figures:
+            if f["px"] >= PHONE_TEXT_PX:
+                continue
+            how = (f"its font-size {f['font']:g} in a drawing {f['units']:g} units wide, shown {f['drawn']:.0f} px wide"
+                   if "units" in f else f"shown {f['drawn']:.0f} px wide")
+            line = (f"{rel}: on a phone (390 px) {f['src']} draws its text at {f['px']:.1f} px, under {PHONE_TEXT_PX} "
+                    f"(\"{f['text']}\", {how})")
+            self.small_text.append((fails, line))
+            if fails:
+                self.failures.append(line)
 
     def load(self, rel, course):
         """The page's check results at each of WIDTHS (loaded at the first), a course page's at SMALL_PHONE too."""
@@ -482,15 +529,25 @@ def check_site(site, chromium, only):
             browser.close()
     if not only:
         run.failures += check_pagers(site, run.pagers)
+    if run.readmes and not run.lesson["mo"]:
+        run.failures.append(f"no step's README page has a memory-order table (rows anchored mo-N) to measure "
+                            f"at {WIDTHS[0]} px")
     return run
 
 
 def report(run, chromium, seconds):
+    for fails, line in run.small_text:
+        if not fails:
+            print("small text (not failing: the page is not in PHONE_TEXT_PAGES):", line)
     for f in run.failures:
         print("failed:", f)
+    small = len(run.small_text)
+    print(f"check_browser: {run.figures} figures measured on a phone, {small} with text under {PHONE_TEXT_PX} px "
+          f"({sum(fails for fails, _ in run.small_text)} of them on a page of PHONE_TEXT_PAGES, failing)")
     print(f"check_browser: {run.checked} pages loaded in {Path(chromium).name} at {' and '.join(map(str, WIDTHS))} px "
           f"(the course's tables at {SMALL_PHONE} px too) "
           f"in {seconds:.0f} s, {run.images} images, {run.diagrams} diagrams, "
+          f"{run.lesson['m']} mutation tables and {run.lesson['mo']} memory-order tables measured, "
           f"{run.printed} source pages read back from print, {len(run.failures)} problems")
     if run.unprinted:
         line = f"docs.browser: {run.unprinted} source pages not read back: no pdftotext (apt install poppler-utils)"
