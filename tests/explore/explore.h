@@ -254,6 +254,9 @@ typedef struct explore_options {
         check_reduction; /* --check-reduction[=sleep]: the oracle explore_compare_search runs */
     const char *program; /* argv[0]: the replay command a failure prints */
     int width;           /* the trace's columns: $COLUMNS, the terminal's, or EXPLORE_NO_WIDTH */
+    bool candidates;     /* the candidate search: a load may read any store of its location and a store
+                            take any place in its order, whatever coherence, atomicity and psc say, every
+                            interleaving, so that consistency.c can say why an outcome is forbidden */
 } explore_options;
 
 /* explore_options' width into a file or a pipe: lines stay whole. */
@@ -295,6 +298,20 @@ void explore_set_graph_width(double points);                   /* --graph-width 
 void explore_install_crash_handlers(void);
 /* From a scenario's check(), about the schedule that just ran: */
 void explore_schedule_id(char *buf, size_t size); /* its id, as --replay takes it */
+/* RC11's verdict on an execution (consistency.c): consistent, or the axiom
+ * it breaks and the shortest cycle that breaks it, as event indices. */
+#define EXPLORE_CYCLE 16
+typedef struct explore_verdict {
+    const char *axiom;            /* NULL: consistent; "coherence", "atomicity", "sc", "no-thin-air" */
+    char says[200];               /* "coherence: hb ; fr is a cycle (RC11: irreflexive(hb ; eco?))" */
+    int n;                        /* the cycle's edges */
+    int from[EXPLORE_CYCLE], to[EXPLORE_CYCLE];
+    const char *label[EXPLORE_CYCLE]; /* each edge's relation: po, hb, rf, mo, fr, psc */
+    int disorder;                 /* pairs of stores whose mo goes against hb: of two candidates for one
+                                     outcome, the one with fewer says its point (CoRR's is its reads) */
+} explore_verdict;
+bool explore_consistent(explore_verdict *v);             /* the schedule that just ran: RC11's four axioms */
+void explore_write_candidate(const char *path, const explore_verdict *v); /* its graph, v's cycle in red */
 void explore_trace_print(void);                   /* its trace, as a failure prints it */
 void explore_trace_write(FILE *f);                /* the same, into f */
 void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */

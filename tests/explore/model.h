@@ -144,6 +144,7 @@ void clock_thread_join(int thread);
 
 void location_reset(void);
 void location_set_model(bool c11); /* --model c11, when the search starts (run.c) */
+void location_set_candidates(bool on); /* the candidate search (explore_options.candidates), when it starts */
 bool location_truncated(void); /* a load could have read a store older than the history kept */
 /* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
  * set) may go: which store it reads, where its store goes in modification
@@ -328,6 +329,7 @@ const void *alloc_poison(void);
 
 void point_reset(void);
 void point_set_spurious(bool on); /* weak compare-exchanges may fail spuriously: the search's options (run.c) */
+void point_set_candidates(bool on); /* the candidate search: every choice offered, psc unchecked (run.c) */
 
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
 

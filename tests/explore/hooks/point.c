@@ -69,7 +69,7 @@ static int which_way(event *e, const explore_atomic_op *op)
         reads_from[c] = ch.reads_from; /* the search may rule out old stores (path.c) */
         if (c == 0)
             continue;
-        if (!psc_matters(e)) {
+        if (!psc_matters(e) || st()->candidates) { /* a candidate's cycles are consistency.c's to find */
             options |= 1u << c;
             continue;
         }
@@ -92,6 +92,8 @@ static int which_way(event *e, const explore_atomic_op *op)
  * again and retries), and with no limit no search of such a loop would
  * ever be exhaustive. */
 void point_set_spurious(bool on) { st()->spurious = on; }
+
+void point_set_candidates(bool on) { st()->candidates = on; }
 
 static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
 {

@@ -8,6 +8,7 @@
 /* What the operations keep across a schedule, its part of the world (world.h). */
 typedef struct point_state {
     bool spurious;   /* the search's option: a weak compare-exchange may fail spuriously */
+    bool candidates; /* the search's option: the candidate search, where psc refuses nothing */
     int max_nesting; /* the deepest nesting of the step's trampolines since the threads started */
 } point_state;
 

@@ -13,6 +13,14 @@
  *                                                sleep sets alone's, for a test too big for every interleaving)
  *     explore_litmus MP.litmus --replay 1.0/1    one schedule again, with its trace (the id a
  *                                                failure or --trace printed)
+ *     explore_litmus --axioms MP.litmus          and ask RC11's four axioms about every execution met
+ *                                                (consistency.c; --check does too): the model, which is
+ *                                                operational, and the axioms must agree
+ *     explore_litmus --candidates --graph g.dot MP.litmus   then the candidate search: for the final
+ *                                                states the condition names that RC11 forbids, the
+ *                                                execution that would make one, and the cycle that
+ *                                                forbids it: "Forbidden MP ... | coherence: ...", drawn
+ *                                                in g.forbidden.dot, its trace in g.forbidden.trace
  *     explore_litmus --model c11 --check RS+po.litmus   under C11's release sequences (N1570), not
  *                                                RC11's: the explorer reads LOCKSTEP_EXPLORE_MODEL
  *
@@ -61,6 +69,11 @@ typedef struct run {
     bool trace;
     explore_options options; /* --model, --check-reduction, --replay; spurious failures on */
     const char *graph; /* --graph FILE, or NULL: FILE.N.dot for the N-th state reached */
+    bool axioms;       /* --check: every execution met is asked of RC11's axioms too (consistency.c) */
+    bool candidates;   /* --candidates: after the search, the candidate search for the forbidden states */
+    bool in_candidates; /* the candidate search is running: check() looks for a forbidden state */
+    explore_verdict forbidden;  /* the candidate drawn: the shortest cycle found so far; n 0: none */
+    char forbidden_state[1024];
 } run;
 
 /* Each scenario function gets the run it works on as its context (main's). */
@@ -75,6 +88,8 @@ static void thread(void *ctx)
 static void begin(void *ctx)
 {
     run *r = ctx;
+    if (r->in_candidates)
+        return; /* the states found stay: they are what the candidates are not */
     /* Before the search's one round (.exhaustive): its schedules are counted afresh. */
     for (int i = 0; i < r->set.nstates; ++i)
         r->set.schedules[i] = r->set.executions[i] = 0;
@@ -135,6 +150,61 @@ static void first_reached(const run *r, int index, const int *values)
     }
 }
 
+/* "g.dot" -> "g.forbidden.dot" (ext ".dot") or "g.forbidden.trace" */
+static void forbidden_path(const char *path, const char *ext, char *buf, size_t size)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        dot = path + strlen(path);
+    snprintf(buf, size, "%.*s.forbidden%s", (int)(dot - path), path, ext);
+}
+
+static bool reached(const outcome_set *set, int n, const int *values)
+{
+    for (int i = 0; i < set->nstates; ++i)
+        if (memcmp(set->values[i], values, (size_t)n * sizeof values[0]) == 0)
+            return true;
+    return false;
+}
+
+/* In the candidate search: a final state the condition names (where an
+ * exists holds, where a forall fails) that the search never reached is
+ * one RC11 forbids, so its execution must break an axiom. The one kept
+ * (drawn as it is met) puts the fewest stores out of their hb order, then
+ * has the shortest cycle: the candidate closest to a real execution. An execution with such
+ * a state that breaks none means the explorer and the axioms disagree: a
+ * bug of one of them, and the run fails. */
+static void candidate(run *r, const int *values)
+{
+    const litmus_test *t = r->t;
+    bool named = t->condition && outcome_holds(t, t->condition, values) == (t->quantifier != FORALL);
+    if (!named || reached(&r->set, t->nshown, values))
+        return;
+    char state[1024];
+    outcome_format(t, values, state, sizeof state);
+    explore_verdict v;
+    if (explore_consistent(&v))
+        explore_fail("explorer", "%s: the final state %s was never reached, yet this execution of it meets RC11's "
+                                 "four axioms (consistency.c): the model and the axioms disagree", t->name, state);
+    const explore_verdict *best = &r->forbidden; /* least disorder, then the shortest cycle */
+    if (best->n && (v.disorder > best->disorder || (v.disorder == best->disorder && v.n >= best->n)))
+        return;
+    r->forbidden = v;
+    snprintf(r->forbidden_state, sizeof r->forbidden_state, "%s", state);
+    if (r->graph) {
+        char path[1024];
+        forbidden_path(r->graph, ".dot", path, sizeof path);
+        explore_write_candidate(path, &r->forbidden);
+        forbidden_path(r->graph, ".trace", path, sizeof path);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            explore_trace_write(f);
+            fclose(f);
+        }
+    }
+}
+
 static void check(void *ctx)
 {
     run *r = ctx;
@@ -142,7 +212,15 @@ static void check(void *ctx)
     int values[LITMUS_MAX_OBSERVED];
     for (int i = 0; i < t->nshown; ++i)
         values[i] = litmus_final_value(t, &r->memory, t->shown[i]);
+    /* the axioms read the locations' modification orders: before the free forgets them */
+    explore_verdict v;
+    if (r->in_candidates)
+        candidate(r, values);
+    else if (r->axioms && !explore_consistent(&v)) /* the operational model and the axiomatic one agree */
+        explore_fail("explorer", "%s: an execution RC11 forbids: %s", t->name, v.says);
     litmus_memory_free(t, &r->memory);
+    if (r->in_candidates)
+        return;
     bool added;
     int i = outcome_add(&r->set, t->nshown, values, &added);
     if (i < 0)
@@ -157,6 +235,8 @@ static void check(void *ctx)
 static void on_race(void *ctx, const char *what)
 {
     run *r = ctx;
+    if (r->in_candidates)
+        return; /* a candidate's race is no outcome of the test */
     if (!r->set.race)
         snprintf(r->set.race_report, sizeof r->set.race_report, "%s", what);
     r->set.race = true;
@@ -185,6 +265,29 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --candidates: the candidate search, once the states RC11 allows are
+ * known; prints the forbidden state drawn and why RC11 forbids it:
+ *     Forbidden MP+rel+acq g.forbidden.dot 1:r0=1; 1:r1=0; | coherence: hb ; fr is a cycle (RC11: ...)
+ * or, when the condition names no state outside the allowed ones,
+ *     Forbidden MP+rlx none */
+static void forbidden(run *r, const explore_scenario *s)
+{
+    explore_options o = r->options;
+    o.candidates = true;
+    r->forbidden = (explore_verdict){0};
+    r->in_candidates = true;
+    explore_run(s, &o, r);
+    r->in_candidates = false;
+    if (!r->forbidden.n) {
+        printf("Forbidden %s none\n", r->t->name);
+        return;
+    }
+    char path[1024] = "-";
+    if (r->graph)
+        forbidden_path(r->graph, ".dot", path, sizeof path);
+    printf("Forbidden %s %s %s | %s\n", r->t->name, path, r->forbidden_state, r->forbidden.says);
 }
 
 /* Runs one test; false if its set is not the stated one (with --check). */
@@ -233,6 +336,8 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
             printf("Graph %s %d %s\n", t->name, i + 1, path);
         }
     free(map);
+    if (r->candidates)
+        forbidden(r, &s);
     bool stated = !check_expected || outcome_check(t, &r->set, r->options.c11);
     if (r->options.check_reduction) { /* last: the other round's states must not change what was printed */
         r->trace = false;
@@ -244,7 +349,7 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--trace] [--graph FILE.dot [--graph-width PT]]\n"
+    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot [--graph-width PT]] [--candidates]\n"
                     "       FILE.litmus...\n"
                     "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
@@ -272,7 +377,11 @@ int main(int argc, char **argv)
     r.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)
-            check_expected = true;
+            check_expected = r.axioms = true;
+        else if (strcmp(argv[i], "--axioms") == 0)
+            r.axioms = true;
+        else if (strcmp(argv[i], "--candidates") == 0)
+            r.candidates = true;
         else if (strcmp(argv[i], "--check-reduction") == 0)
             r.options.check_reduction = EXPLORE_CHECK_EVERY;
         else if (strcmp(argv[i], "--check-reduction=sleep") == 0)

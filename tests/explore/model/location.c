@@ -70,6 +70,12 @@ static inline location_state *st(void) { return &world->location; }
 /* --model, from the search's options when it starts (run.c). */
 void location_set_model(bool c11) { st()->c11 = c11; }
 
+/* The candidate search (explore_options.candidates): every store of the
+ * location may be read, and a store may go anywhere in its order, as in
+ * herd7's candidate executions; consistency.c then judges each. Nothing
+ * else changes: a load still reads only a store that has run. */
+void location_set_candidates(bool on) { st()->candidates = on; }
+
 void location_reset(void)
 {
     st()->nlocs = 0;
@@ -206,7 +212,7 @@ static int oldest_seen(location *l, int thread)
  * thread's contiguous release sequence that stores[pos] continues. */
 static bool splits_sequence(const location *l, int pos, int thread)
 {
-    if (!st()->c11 || pos >= l->n || pos == 0)
+    if (!st()->c11 || st()->candidates || pos >= l->n || pos == 0)
         return false;
     for (int v = 0; v < THREADS; ++v) {
         uint32_t head = l->stores[pos].rs[v].c[v];
@@ -219,7 +225,10 @@ static bool splits_sequence(const location *l, int pos, int thread)
 /* Every way e may go, the default (newest store, last place) first. */
 static int ways(location *l, const event *e, size_t size, way *out)
 {
-    int oldest = oldest_seen(l, e->thread), n = 0;
+    /* the main thread's final checks read the final values: the last stores, as herd7's final state */
+    bool candidate = st()->candidates && e->thread != EXPLORE_MAIN;
+    int oldest = candidate ? 0 : oldest_seen(l, e->thread), n = 0;
+    bool atomic = !candidate; /* a candidate may put a store between an RMW and what it read */
     switch (e->op) {
     case OP_LOAD:
         for (int i = l->n - 1; i >= oldest; --i)
@@ -227,18 +236,18 @@ static int ways(location *l, const event *e, size_t size, way *out)
         break;
     case OP_STORE:
         for (int pos = l->n; pos > oldest; --pos)
-            if (!(pos < l->n && l->stores[pos].rmw) && !splits_sequence(l, pos, e->thread))
+            if (!(atomic && pos < l->n && l->stores[pos].rmw) && !splits_sequence(l, pos, e->thread))
                 out[n++] = (way){-1, pos};
         break;
     case OP_RMW:
         for (int i = l->n - 1; i >= oldest; --i)
-            if (!(i + 1 < l->n && l->stores[i + 1].rmw))
+            if (!(atomic && i + 1 < l->n && l->stores[i + 1].rmw))
                 out[n++] = (way){i, i + 1};
         break;
     case OP_CAS:
         for (int i = l->n - 1; i >= oldest; --i) {
             bool equal = l->stores[i].value == truncate_to(e->expected, size);
-            if (equal && !(i + 1 < l->n && l->stores[i + 1].rmw))
+            if (equal && !(atomic && i + 1 < l->n && l->stores[i + 1].rmw))
                 out[n++] = (way){i, i + 1};
             if (!equal || e->weak) /* fails: a load; a weak one may fail spuriously (7.17.7.4p4) */
                 out[n++] = (way){i, -1};

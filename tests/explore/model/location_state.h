@@ -32,6 +32,7 @@ typedef struct location_state {
     int nlocs;
     bool truncated;
     bool c11; /* --model c11: N1570's contiguous release sequences (the search's options) */
+    bool candidates; /* the candidate search: coherence and atomicity unchecked (the search's options) */
 } location_state;
 
 #endif /* LOCKSTEP_EXPLORE_LOCATION_STATE_H */

@@ -115,22 +115,26 @@ static bool acyclic(const set *rel, int n)
     return true;
 }
 
-bool psc_allows(const event *e, const location_choice *c)
+/* Builds g: the atomic events and fences before event `last`, and, when e
+ * is not NULL, e going way c (a choice psc_allows weighs); with
+ * threads_only, not the main thread's (the harness's setup and checks). */
+static void build(psc_graph *g, int last, bool threads_only, const event *e, const location_choice *c)
 {
-    psc_graph *g = &st()->g;
     g->count = 0;
-    int last = event_index(e);
-    for (int i = 0; i < last && g->count < PSC_NODES - 1; ++i) {
+    for (int i = 0; i < last; ++i) {
         const event *x = event_at(i);
-        if (x->kind == EV_ATOMIC || x->kind == EV_FENCE)
-            add_node(g, x, x->reads_from, &x->clock);
+        if ((x->kind != EV_ATOMIC && x->kind != EV_FENCE) || (threads_only && x->thread == EXPLORE_MAIN))
+            continue;
+        if (g->count == PSC_NODES - 1)
+            explore_fail("explorer", "more than %d atomic operations with seq_cst among them: too many for psc.c",
+                         PSC_NODES);
+        add_node(g, x, x->reads_from, &x->clock);
     }
-    if (g->count == PSC_NODES - 1)
-        explore_fail("explorer", "more than %d atomic operations with seq_cst among them: too many for psc.c",
-                     PSC_NODES);
-    add_node(g, e, c->reads_from, &c->clock);
-    g->n[g->count - 1].write = e->op == OP_STORE || e->op == OP_RMW || (e->op == OP_CAS && c->ok);
-    g->n[g->count - 1].epoch = clock_now(e->thread);
+    if (e) {
+        add_node(g, e, c->reads_from, &c->clock);
+        g->n[g->count - 1].write = e->op == OP_STORE || e->op == OP_RMW || (e->op == OP_CAS && c->ok);
+        g->n[g->count - 1].epoch = clock_now(e->thread);
+    }
     int n = g->count;
     for (int a = 0; a < n; ++a) {
         g->sb[a] = g->hb[a] = g->mo[a] = g->rf[a] = g->fr[a] = g->loc[a] = 0;
@@ -156,9 +160,14 @@ bool psc_allows(const event *e, const location_choice *c)
             for (int b = a; b < n; ++b)
                 if (!g->n[b].fence && g->n[b].e->obj == g->n[a].e->obj)
                     seen[b] = true;
-            mo_of(g, &g->n[a], g->n[n - 1].write && g->n[n - 1].e->obj == g->n[a].e->obj ? c : NULL, e);
+            bool pending = e && g->n[n - 1].write && g->n[n - 1].e->obj == g->n[a].e->obj;
+            mo_of(g, &g->n[a], pending ? c : NULL, e);
         }
+}
 
+void psc_relation(const psc_graph *g, set *psc)
+{
+    int n = g->count;
     /* scb = sb ∪ sb|≠loc; hb; sb|≠loc ∪ hb|loc ∪ mo ∪ fr */
     set sbnl[PSC_NODES] = {0}, t1[PSC_NODES] = {0}, t2[PSC_NODES] = {0}, scb[PSC_NODES] = {0};
     for (int a = 0; a < n; ++a)
@@ -173,7 +182,7 @@ bool psc_allows(const event *e, const location_choice *c)
         sc |= (set)g->n[a].sc << a;
         fsc |= (set)(g->n[a].sc && g->n[a].fence) << a;
     }
-    set left[PSC_NODES] = {0}, right[PSC_NODES] = {0}, psc[PSC_NODES] = {0};
+    set left[PSC_NODES] = {0}, right[PSC_NODES] = {0};
     for (int a = 0; a < n; ++a) {
         left[a] = (sc >> a & 1) ? (set)1 << a : 0;
         if (fsc >> a & 1)
@@ -194,5 +203,19 @@ bool psc_allows(const event *e, const location_choice *c)
     for (int a = 0; a < n; ++a)
         if (fsc >> a & 1)
             psc[a] |= (g->hb[a] | t2[a]) & fsc;
-    return acyclic(psc, n);
+}
+
+bool psc_allows(const event *e, const location_choice *c)
+{
+    psc_graph *g = &st()->g;
+    build(g, event_index(e), false, e, c);
+    set psc[PSC_NODES] = {0};
+    psc_relation(g, psc);
+    return acyclic(psc, g->count);
+}
+
+const psc_graph *psc_execution(void)
+{
+    build(&st()->g, event_count(), true, NULL, NULL);
+    return &st()->g;
 }

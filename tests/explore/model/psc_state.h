@@ -1,5 +1,7 @@
 /* psc.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only psc.c reads it. */
+ * here so that world.h can hold the part by value. psc.c builds the graph;
+ * consistency.c reads it too (RC11's other axioms, over a finished
+ * execution). */
 #ifndef LOCKSTEP_EXPLORE_PSC_STATE_H
 #define LOCKSTEP_EXPLORE_PSC_STATE_H
 
@@ -29,5 +31,12 @@ typedef struct psc_state {
     bool seen_sc; /* a seq_cst access or fence has run in this schedule */
     psc_graph g;  /* psc_allows' graph, rebuilt at each call */
 } psc_state;
+
+/* The finished schedule's graph: its scenario threads' atomic events and
+ * fences (not the main thread's setup and checks), with sb, hb, mo, rf, fr
+ * and same-location; rebuilt at each call, into psc_state's graph. */
+const psc_graph *psc_execution(void);
+/* RC11's psc over g, into psc (g->count rows). */
+void psc_relation(const psc_graph *g, set *psc);
 
 #endif /* LOCKSTEP_EXPLORE_PSC_STATE_H */

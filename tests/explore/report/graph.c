@@ -429,7 +429,18 @@ static void headers(FILE *f, bool inits)
 }
 
 enum { K_PO = 1, K_RF = 2, K_STALE = 4, K_SW = 8, K_LOCK = 16, K_MO = 32, K_FAIL = 64, K_WEAK = 128, K_FENCE = 256,
-       K_PLAIN = 512, K_FSW = 1024, K_FR = 2048 };
+       K_PLAIN = 512, K_FSW = 1024, K_FR = 2048, K_HB = 4096, K_CYCLE = 8192 };
+
+/* Whether a candidate's cycle has an edge from a to b: drawn there in
+ * red, in place of the edge of the same pair the other kinds would draw. */
+static bool on_cycle(int a, int b)
+{
+    const explore_verdict *v = st()->cycle;
+    for (int k = 0; v && k < v->n; ++k)
+        if (v->from[k] == a && v->to[k] == b)
+            return true;
+    return false;
+}
 
 /* An edge's label: its relation's name, in its colour, small, beside it. */
 static const char *label(const char *name, const char *color)
@@ -448,7 +459,7 @@ static int program_order(FILE *f)
         const box *b = &st()->box[k];
         if (b->col < 0)
             continue;
-        if (prev[b->col] >= 0) {
+        if (prev[b->col] >= 0 && !on_cycle(prev[b->col], b->event)) {
             fprintf(f, "  e%d -> e%d [color=gray40, %s];\n", prev[b->col], b->event, label("po", "gray40"));
             kinds |= K_PO;
         }
@@ -466,7 +477,7 @@ static int reads_from(FILE *f, const bool *shown)
     int kinds = 0;
     for (int i = 0; i < event_count(); ++i) {
         const event *e = event_at(i);
-        if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || !shown[e->reads_from])
+        if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || !shown[e->reads_from] || on_cycle(e->reads_from, i))
             continue;
         const event *w = event_at(e->reads_from);
         if (e->synchronizes && w->kind != EV_INIT) {
@@ -579,7 +590,7 @@ static int modification_order(FILE *f, const bool *shown)
         }
         for (int j = 1; j < n; ++j) {
             st()->mo_next[mo[j - 1]] = mo[j];
-            if (shown[mo[j - 1]] && shown[mo[j]]) {
+            if (shown[mo[j - 1]] && shown[mo[j]] && !on_cycle(mo[j - 1], mo[j])) {
                 fprintf(f, "  e%d -> e%d [color=blue, style=bold, %s];\n", mo[j - 1], mo[j], label("mo", "blue"));
                 kinds |= K_MO;
             }
@@ -600,12 +611,61 @@ static int from_read(FILE *f, const bool *shown)
         if (!shown[i] || e->kind != EV_ATOMIC || e->reads_from < 0 || e->reads_from >= MAX_EVENTS)
             continue;
         int next = st()->mo_next[e->reads_from];
-        if (next < 0 || next == i || !shown[next] || (event_at(next)->thread == e->thread && next > i))
+        if (next < 0 || next == i || !shown[next] || (event_at(next)->thread == e->thread && next > i) ||
+            on_cycle(i, next))
             continue;
         fprintf(f, "  e%d -> e%d [color=sienna, style=dashed, %s];\n", i, next, label("fr", "sienna"));
         kinds |= K_FR;
     }
     return kinds;
+}
+
+/* Whether a happens before b, by b's clock (clock.c: an event's clock is
+ * what happens before it). */
+static bool hb(const event *a, const event *b)
+{
+    return a->thread == b->thread ? a < b : b->clock.c[a->thread] >= a->epoch && a->epoch > 0;
+}
+
+/* Happens-before across threads between two accesses of one location
+ * (hb|loc, what coherence is about), where no rf or sw edge already joins
+ * them and no access of that location between them does (the transitive
+ * reduction): the edge that says why a read could not read an older store. */
+static int happens_before(FILE *f, const bool *shown)
+{
+    int kinds = 0;
+    for (int i = 0; i < event_count() && i < MAX_EVENTS; ++i) {
+        const event *a = event_at(i);
+        if (!shown[i] || a->kind != EV_ATOMIC || a->thread == EXPLORE_MAIN)
+            continue;
+        for (int j = 0; j < event_count() && j < MAX_EVENTS; ++j) {
+            const event *b = event_at(j);
+            if (!shown[j] || b->kind != EV_ATOMIC || b->thread == EXPLORE_MAIN || b->thread == a->thread ||
+                b->obj != a->obj || b->reads_from == i || !hb(a, b) || on_cycle(i, j))
+                continue;
+            bool between = false;
+            for (int k = 0; k < event_count() && k < MAX_EVENTS && !between; ++k) {
+                const event *c = event_at(k);
+                between = k != i && k != j && shown[k] && c->kind == EV_ATOMIC && c->thread != EXPLORE_MAIN &&
+                          c->obj == a->obj && hb(a, c) && hb(c, b);
+            }
+            if (between)
+                continue;
+            fprintf(f, "  e%d -> e%d [color=darkgreen, style=dotted, penwidth=1.5, %s];\n", i, j, label("hb", "darkgreen"));
+            kinds |= K_HB;
+        }
+    }
+    return kinds;
+}
+
+/* A candidate's cycle: thick red edges, each named by its relation. */
+static int cycle_edges(FILE *f)
+{
+    const explore_verdict *v = st()->cycle;
+    for (int k = 0; v && k < v->n; ++k)
+        fprintf(f, "  e%d -> e%d [color=red, penwidth=3.5, label=\"%s\", fontcolor=red, fontsize=12, "
+                   "fontname=\"sans-serif\"];\n", v->from[k], v->to[k], v->label[k]);
+    return v && v->n ? K_CYCLE : 0;
 }
 
 /* The failure's events, joined in the order they happened. */
@@ -690,6 +750,8 @@ static void legend(FILE *f, int kinds, double bottom)
         {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
         {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
         {K_FR, "sienna", "- - -", "fr: a read, then the store after the one it read"},
+        {K_HB, "darkgreen", "&#183; &#183; &#183;", "hb: happens before, across threads, on one location"},
+        {K_CYCLE, "red", "&#9473;&#9473;", "the cycle RC11 rejects (the note says which axiom)"},
         {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
         {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
         {K_FAIL, "orangered", "- - -", "the failure's events, in order"},
@@ -737,11 +799,18 @@ void graph_write(const char *path, const char *kind, const char *message)
     kinds |= lock_order(f, shown);
     kinds |= modification_order(f, shown);
     kinds |= from_read(f, shown);
+    kinds |= happens_before(f, shown);
+    kinds |= cycle_edges(f);
     kinds |= failure_edges(f, kind, shown, &bottom);
     if (message) {
         char text[1400];
         snprintf(text, sizeof text, "FAILED (%s): %s", kind, message);
         note_under(f, "failure", text, "orangered", &bottom);
+    }
+    if (st()->cycle && st()->cycle->n) {
+        char text[300];
+        snprintf(text, sizeof text, "FORBIDDEN, %s", st()->cycle->says);
+        note_under(f, "cycle", text, "red", &bottom);
     }
     legend(f, kinds, bottom);
     fprintf(f, "}\n");
@@ -751,6 +820,16 @@ void graph_write(const char *path, const char *kind, const char *message)
 /* --graph-width: a phone's graph is narrower (its text wraps into more
  * lines) so that, scaled to the phone's column, its text stays readable. */
 void explore_set_graph_width(double points) { st()->page_w = points; }
+
+/* A candidate execution (the candidate search's, options.candidates):
+ * drawn as any other, with the cycle v names in red and its one line
+ * under the graph. */
+void explore_write_candidate(const char *path, const explore_verdict *v)
+{
+    st()->cycle = v;
+    graph_write(path, "", NULL);
+    st()->cycle = NULL;
+}
 
 /* A schedule that passed (a litmus test's outcome): its events and
  * relations, no failure. */

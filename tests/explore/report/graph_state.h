@@ -33,6 +33,7 @@ typedef struct graph_state {
     int mo[GRAPH_NODES];   /* one location's stores, in modification order */
     int mo_next[MAX_EVENTS]; /* per store (the initial value too): the next store in its location's mo, -1 none */
     double page_w;           /* --graph-width, points; 0: PAGE_W */
+    const explore_verdict *cycle; /* a candidate's: the cycle RC11 rejects, drawn in red; NULL none */
 } graph_state;
 
 #endif /* LOCKSTEP_EXPLORE_GRAPH_STATE_H */
