@@ -1,12 +1,16 @@
 """The explorer's traces as the pages show them: a table, one row per
 numbered line, one column per thread (the header `T0 ... | T1 ...`), the
-lines before and after it preformatted. walkthrough_trace: a run of the
-explorer a walkthrough's marker asked for; trace_table: a trace a page
-quotes in a code block, its `file.c:NN` citations linked.
+lines before and after it preformatted. parse_trace reads the explorer's
+printed trace (its stdout, or explore_litmus's FILE.N.trace), table_html
+writes it; walkthrough_trace: a run of the explorer a walkthrough's marker
+asked for (its rows carry their line numbers, data-line="N", for a
+stepper: lockstep_site/stepper.py); trace_table: a trace a page quotes in
+a code block, its `file.c:NN` citations linked.
 """
 import html
 import posixpath
 import re
+from dataclasses import dataclass, field
 
 
 TRACE_HEAD = re.compile(r"^      (T0 .*[^ ]) +\| (T1 .*)$")
@@ -63,36 +67,110 @@ def trace_table(block, sources=None, page_dir="."):
 
 # A walkthrough's trace reaches Doxygen as HTML, where ; [ ] must not be
 # read as Markdown either: they go as character references too.
-TRACE_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", ";": "&#59;", "[": "&#91;", "]": "&#93;"})
+TRACE_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", ";": "&#59;", "[": "&#91;",
+                            "]": "&#93;"})
 
 
-def walkthrough_trace(command, trace):
-    """The explorer's trace as a walkthrough shows it: the command and the
-    lines before the `T0 ... | T1 ...` header preformatted, then a table
-    (one row per numbered line, a `main:` line across both columns), then
-    the lines after it (a failure, the replay command) preformatted."""
-    esc = lambda text: text.translate(TRACE_TEXT)
-    head, rows, tail, col = [f"$ {html.escape(command, quote=False)}"], [], [], -1
-    for line in trace.split("\n"):
-        m = TRACE_HEAD.match(line)
-        n = re.match(r"^ *([0-9]+)  (.*)$", line)
-        if col < 0 and m:
-            col = line.index("|")
-            rows.append(f'<tr><th class="n">line</th><th>{esc(m.group(1))}</th><th>{esc(m.group(2))}</th></tr>')
-        elif col > 0 and not tail and n:
-            left, right = n.group(2), ""
-            if len(line) > col and line[col] == "|":
-                left, right = line[6:col], line[col + 2:]
-            left, right = esc(left.strip(" \t\r\f\v")), esc(right)
-            if left.startswith("main: "):
-                rows.append(f'<tr class="main"><td class="n">{n.group(1)}</td><td colspan="2">{left}</td></tr>')
+def esc(text):
+    return str(text).translate(TRACE_TEXT)
+
+
+MAIN = -1  # a row of the main thread (`main: ...`, across the columns)
+
+
+@dataclass
+class Row:
+    line: int
+    thread: int      # its column, 0 for T0; MAIN for a main: line
+    text: str
+
+
+@dataclass
+class Trace:
+    before: list = field(default_factory=list)   # the lines before the table
+    threads: list = field(default_factory=list)  # the header's cells: "T0 completer", ...
+    rows: list = field(default_factory=list)     # [Row]
+    after: list = field(default_factory=list)    # the lines after it (a failure, the replay command)
+
+
+HEAD = re.compile(r"^ {6}(T0 \S.*)$")
+NUMBERED = re.compile(r"^ *([0-9]+)  (.*)$")
+
+
+def parse_trace(text):
+    """The explorer's printed trace as a Trace. Its table: a header row
+    (six blanks, then `T0 name | T1 name | ...`), then one row per line,
+    `%4d  ` and the text in its thread's column, each column before it
+    blank and closed by ` | `; a text too long for its column goes on in
+    the lines after it, indented six blanks (and the same columns). A
+    `main:` row runs across the columns. The lines before the header, and
+    those from the first line after the table that is neither a row nor
+    a continuation of one, are kept as they are."""
+    trace, lines = Trace(), text.split("\n")
+    seps = starts = None
+    for i, line in enumerate(lines):
+        if seps is None:
+            if HEAD.match(line):
+                # where each column starts: after each " | " of the header
+                seps = [j for j in range(len(line)) if line[j - 1:j + 2] == " | "]
+                starts = [6] + [j + 2 for j in seps]
+                trace.threads = [line[a:b - 3 if b else None].strip() for a, b in zip(starts, starts[1:] + [None])]
             else:
-                rows.append(f'<tr><td class="n">{n.group(1)}</td><td>{left}</td><td>{right}</td></tr>')
-        else:
-            (tail if col > 0 else head).append(esc(line))
-    out = '<div class="trace"><pre class="trace-text">' + "\n".join(head).rstrip("\n") + "</pre>"
-    if rows:
-        out += '\n<table class="trace">\n' + "".join(r + "\n" for r in rows) + "</table>"
-    if "\n".join(tail).rstrip("\n"):
-        out += '\n<pre class="trace-text">' + "\n".join(tail).rstrip("\n") + "</pre>"
-    return "\\htmlonly\n" + out + "</div>\n\\endhtmlonly"
+                trace.before.append(line)
+            continue
+        n = NUMBERED.match(line)
+        more = not n and trace.rows and line.startswith(" " * 6) and line.strip()
+        if n and line[6:].startswith("main: "):
+            trace.rows.append(Row(int(n.group(1)), MAIN, line[12:].strip()))
+        elif more and trace.rows[-1].thread == MAIN:
+            trace.rows[-1].text += " " + line.strip()
+        elif n or more:
+            # its column: as many of the header's separators as it has with
+            # nothing but blanks (and separators) before them
+            col = sum(1 for j in seps if len(line) > j and line[j] == "|" and not line[6:j].replace("|", "").strip())
+            cell = line[starts[col]:].strip()
+            if n:
+                trace.rows.append(Row(int(n.group(1)), col, cell))
+            else:
+                trace.rows[-1].text += " " + cell
+        elif trace.rows or line.strip():
+            trace.after = lines[i:]
+            break
+    trim = lambda ls: "\n".join(ls).strip("\n").split("\n") if "".join(ls).strip() else []
+    trace.before, trace.after = trim(trace.before), trim(trace.after)
+    return trace
+
+
+def table_html(trace, stepper=None, command=None):
+    """The trace (a Trace, or the text parse_trace reads) as the walkthroughs
+    show theirs: the command and the lines before the table preformatted,
+    the table (one column per thread, a main: row across them, each row
+    with data-line="N"), the lines after preformatted. With STEPPER, the
+    stepper's trace (data-stepper="IDENT": lockstep_site/stepper.py)."""
+    if isinstance(trace, str):
+        trace = parse_trace(trace)
+    cols = max(1, len(trace.threads))
+    tie = f' data-stepper="{esc(stepper)}"' if stepper else ""
+    head = ([f"$ {command}"] if command else []) + trace.before
+    out = f'<div class="trace"{tie}>'
+    out += '<pre class="trace-text">' + "\n".join(map(esc, head)).strip("\n") + "</pre>" if head else ""
+    if trace.threads or trace.rows:
+        out += ('\n<table class="trace">\n<tr><th class="n">line</th>' +
+                "".join(f"<th>{esc(t)}</th>" for t in trace.threads) + "</tr>\n")
+        for r in trace.rows:
+            if r.thread == MAIN:
+                out += (f'<tr class="main" data-line="{r.line}"><td class="n">{r.line}</td>'
+                        f'<td colspan="{cols}">main: {esc(r.text)}</td></tr>\n')
+            else:
+                cells = "".join(f"<td>{esc(r.text) if c == r.thread else ''}</td>" for c in range(cols))
+                out += f'<tr data-line="{r.line}"><td class="n">{r.line}</td>{cells}</tr>\n'
+        out += "</table>"
+    if "\n".join(trace.after).strip():
+        out += '\n<pre class="trace-text">' + "\n".join(map(esc, trace.after)) + "</pre>"
+    return out + "</div>"
+
+
+def walkthrough_trace(command, trace, stepper=None):
+    """The explorer's trace as a walkthrough shows it (table_html), for
+    Doxygen to pass through untouched: it must not read a trace as Markdown."""
+    return "\\htmlonly\n" + table_html(parse_trace(trace), stepper, command) + "\n\\endhtmlonly"

@@ -15,8 +15,17 @@ GitHub shows nothing):
 
 A diagram or a graph is drawn by Graphviz (dot -Tsvg) into the step's HTML
 folder as dot_<NAME>.svg and shown as a linked image: it scales down to a
-narrow box (a phone) and a tap opens it at full size. Doxygen's \\dotfile
-would put it in a fixed-size frame, which cannot scale.
+narrow box and a tap opens it at full size. Doxygen's \\dotfile would put
+it in a fixed-size frame, which cannot scale. Where scaling would take its
+text under 11 px (a phone), the browser shows a layout of its own instead
+(<picture>): a diagram's from lockstep_site/phone_diagram.py, a graph's
+drawn by the explorer for a phone's column (--graph-width).
+
+A graph is a stepper's (lockstep_site/stepper.py, docs/stepper.js): the
+reader steps through the trace of the run that drew it and sees each row's
+event lit in the graph. Its trace is the page's trace marker of the same
+run before it (its rows then carry their line numbers), or, with none, the
+graph's block shows it under the graph.
 """
 import html
 import itertools
@@ -24,10 +33,11 @@ import re
 import shlex
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from lockstep_site.traces import walkthrough_trace
+from lockstep_site import phone_diagram, stepper
+from lockstep_site.traces import parse_trace, table_html, walkthrough_trace
 
 # The legend, before a page's first trace.
 LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the "
@@ -48,6 +58,7 @@ LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads 
           "<code>--replay ID</code> runs that one schedule again.")
 
 TIMEOUT = 120  # seconds for one explorer run
+PHONE_GRAPH_WIDTH = 380  # points: the explorer's --graph-width for a graph's phone layout
 
 # The markers' forms: the one parser of them (pages_step.py fills them in,
 # walkthrough_explorers.py lists the explorers they run for the build's
@@ -68,25 +79,52 @@ class Walk:
     dot: str                # Graphviz's dot, or "" without it
     strict: bool
     legend_done: bool = False
+    steppers: dict = field(default_factory=dict)  # {trace marker: its graph's stepper}
+    shown: dict = field(default_factory=dict)     # {stepper: the trace its trace marker showed}
 
 
 def fail(walk, msg):
     sys.exit(f"{walk.source}: {msg}")
 
 
-def drawn(walk, dot, alt, caption=""):
-    """The .dot file DOT drawn as dot_<its name>.svg in the step's HTML
-    folder, and the page's markup for it: the image, scaled to its box,
-    linking to itself at full size; the caption, if any, under it."""
-    svg = f"dot_{dot.stem}.svg"
+def draw(walk, dot, svg):
+    """The .dot file DOT drawn as SVG (a name) in the step's HTML folder: its path."""
     walk.html.mkdir(parents=True, exist_ok=True)
     run = subprocess.run([walk.dot, "-Tsvg", str(dot), "-o", str(walk.html / svg)],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
     if run.returncode != 0:
         fail(walk, f"Graphviz could not draw {dot}:\n{run.stdout.decode('utf-8', errors='replace')}")
-    under = f'\n<div class="caption">{html.escape(caption)}</div>' if caption else ""
-    return (f'\\htmlonly[block]<div class="dotgraph"><a href="{svg}"><img src="{svg}" alt="{html.escape(alt)}"></a>'
-            f"{under}</div>\\endhtmlonly")
+    return walk.html / svg
+
+
+def drawn(walk, dot, alt):
+    """The state diagram DOT as the page shows it: the image, scaled to its
+    box, linking to itself at full size; where scaled it would show its text
+    under 11 px, its phone layout (phone_diagram.py) and, under it, the key
+    to its numbered edges (shown there only: a <style> of its own, for the
+    same screens as the <picture>'s source)."""
+    svg = draw(walk, dot, f"dot_{dot.stem}.svg")
+    media, phone, key, style = stepper.media_query(svg), None, "", ""
+    if media:
+        text = dot.read_text(encoding="utf-8")
+        walk.graphs.mkdir(parents=True, exist_ok=True)
+        small = walk.graphs / f"{dot.stem}.phone.dot"
+        small.write_text(phone_diagram.fitted(text, lambda t: graphviz_width(walk, t)), encoding="utf-8")
+        phone = (f"dot_{small.stem}.svg", media)
+        draw(walk, small, phone[0])
+        key = phone_diagram.key_html(text)
+        style = f"<style>@media {media} {{ #diagram-{walk.step} .diagram-key {{ display: block; }} }}</style>"
+    box = f'<div class="dotgraph" id="diagram-{walk.step}">' if key else '<div class="dotgraph">'
+    return (f"\\htmlonly[block]{style}{box}<div class=\"dotframe\">{stepper.picture(svg.name, alt, phone)}</div>"
+            f"{key}</div>\\endhtmlonly")
+
+
+def graphviz_width(walk, text):
+    """The width in points of the .dot text TEXT as Graphviz draws it."""
+    run = subprocess.run([walk.dot, "-Tsvg"], input=text.encode("utf-8"), stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+    m = re.search(rb'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+)', run.stdout)
+    return float(m.group(1)) if m else float("inf")
 
 
 def described(dot):
@@ -150,7 +188,10 @@ def trace_block(walk, marker, prose=""):
         note = ("\n\n*(This step is built from a copy, whose trace's lines are not those the text "
                 "cites.)*")
     # HTML the page passes through untouched (\htmlonly): Doxygen must not read a trace as Markdown.
-    block = walkthrough_trace(f"./{target} {args}", tidy(trace, walk.explorers[target]))
+    tied = walk.steppers.get(marker)
+    if tied:
+        walk.shown[tied] = tidy(trace, walk.explorers[target])
+    block = walkthrough_trace(f"./{target} {args}", tidy(trace, walk.explorers[target]), tied)
     if not walk.legend_done:
         block = f'\\htmlonly\n<p class="trace-legend">{LEGEND}</p>\n\\endhtmlonly\n\n{block}'
         walk.legend_done = True
@@ -158,7 +199,9 @@ def trace_block(walk, marker, prose=""):
 
 
 def graph_block(walk, marker, n):
-    """The n-th <!-- graph ... --> marker's replacement: the failing execution drawn."""
+    """The n-th <!-- graph ... --> marker's replacement: the failing
+    execution drawn, with a phone layout, as a stepper's figure (its trace:
+    the trace marker's before it, else its own, under it)."""
     m = GRAPH.fullmatch(marker)
     if not m:
         fail(walk, f"a graph marker is `<!-- graph TARGET ARGS... -->`, not: {marker}")
@@ -167,16 +210,52 @@ def graph_block(walk, marker, n):
     walk.graphs.mkdir(parents=True, exist_ok=True)
     if target not in walk.explorers:
         return f"*(The execution graph of `{target} {args}` needs the explorer: configure with `-DLOCKSTEP_TESTS=ON`.)*"
-    subprocess.run([walk.explorers[target]] + shlex.split(args) + ["--graph", str(walk.graphs / name)],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+    (walk.graphs / name).unlink(missing_ok=True)  # (an earlier build's must not pass for this one's)
+    trace, _ = run_explorer(walk, target, shlex.split(args) + ["--graph", str(walk.graphs / name)])
     if not (walk.graphs / name).exists():
         if walk.strict:
             fail(walk, f"`{target} {args}` wrote no execution graph: it no longer fails")
         return f"*(This step is built from a copy, where `{target} {args}` does not fail: no graph to draw.)*"
-    if walk.dot:
-        return drawn(walk, walk.graphs / name, f"The execution graph of ./{target} {args}",
-                     "The failing execution, one column per thread: the legend under it says what each edge is")
-    return f"*(The execution graph is written by `{target} {args} --graph FILE.dot`: install Graphviz to see it here.)*"
+    if not walk.dot:
+        return f"*(The execution graph is written by `{target} {args} --graph FILE.dot`: install Graphviz to see it here.)*"
+    ident, trace = graph_stepper(n, walk), tidy(trace, walk.explorers[target])
+    shown = walk.shown.get(ident)
+    if shown is not None and rows(shown) != rows(trace):
+        # (the explorer is deterministic: a difference is a bug, in it or here)
+        fail(walk, f"`{target} {args} --graph` printed another trace than the same run without --graph:\n"
+                   f"{trace}\nnot\n{shown}")
+    svg = draw(walk, walk.graphs / name, f"dot_{Path(name).stem}.svg")
+    figure = stepper.figure(svg, svg.name, f"The execution graph of ./{target} {args}", ident,
+                            "The failing execution, one column per thread: the legend under it says what each edge "
+                            "is", phone_graph(walk, target, args, name, svg))
+    own = "" if shown is not None else "\n" + table_html(trace, ident, f"./{target} {args}")
+    return f"\\htmlonly[block]{figure}{own}{stepper.script_tag()}\\endhtmlonly"
+
+
+def phone_graph(walk, target, args, name, svg):
+    """(svg, href, media) of the graph NAME laid out for a phone (the
+    explorer's --graph-width), for the screens where SVG, scaled, would show
+    its text under 11 px; None if it never would."""
+    media = stepper.media_query(svg)
+    if not media:
+        return None
+    small = walk.graphs / name.replace(".dot", ".phone.dot")
+    small.unlink(missing_ok=True)
+    run_explorer(walk, target, shlex.split(args) + ["--graph", str(small), "--graph-width", str(PHONE_GRAPH_WIDTH)])
+    if not small.exists():
+        fail(walk, f"`{target} {args} --graph {small.name} --graph-width {PHONE_GRAPH_WIDTH}` wrote no graph")
+    phone = draw(walk, small, f"dot_{small.stem}.svg")
+    return phone, phone.name, media
+
+
+def graph_stepper(n, walk):
+    """The name of the n-th graph's stepper, unique in its page."""
+    return f"stepper-{walk.step}-{n}"
+
+
+def rows(trace):
+    """The rows of a trace's table, to compare two runs."""
+    return [(r.line, r.thread, r.text) for r in parse_trace(trace).rows]
 
 
 # A trace line the prose cites, "(line 8)", "(lines 4-6)", "(line 3:
@@ -237,12 +316,29 @@ def fill_markers(walk, page):
     """The walkthrough's text with every marker replaced (whole-text
     replacement, marker by marker: the page's other text stays as written)."""
     prose = {marker: prose_before(page, marker) for marker in markers(page, "trace")}  # (as written)
+    walk.steppers = tied_traces(walk, page)
     page = page.replace("<!-- diagram -->", diagram(walk))
     for marker in markers(page, "trace"):
         page = page.replace(marker, trace_block(walk, marker, prose[marker]))
     for n, marker in enumerate(markers(page, "graph"), 1):
         page = page.replace(marker, graph_block(walk, marker, n))
     return page
+
+
+def tied_traces(walk, page):
+    """{trace marker: the stepper of the graph it shows the trace of}: for
+    each graph marker, the last trace marker before it of the same run (the
+    same explorer, the same arguments), if any."""
+    tied = {}
+    for n, marker in enumerate(markers(page, "graph"), 1):
+        g = GRAPH.fullmatch(marker)
+        at = page.index(marker)
+        for t in reversed(markers(page[:at], "trace")):
+            m = TRACE.fullmatch(t)
+            if g and m and (m.group(1), shlex.split(m.group(2))) == (g.group(1), shlex.split(g.group(2))):
+                tied[t] = graph_stepper(n, walk)
+                break
+    return tied
 
 
 def prose_before(page, marker):
