@@ -30,8 +30,8 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from lockstep_site.markdown import (CODE_SPAN, HEADING, Block, blocks, inline_md, item_body, render_block,
-                                    render_blocks, render_table, table_html, table_rows)
+from lockstep_site.markdown import (CODE_SPAN, HEADING, Block, blocks, inline_md, item_body, render_blocks,
+                                    render_table, table_html, table_rows)
 
 # A block whose words are at least this much the other's (difflib's ratio)
 # is the same block changed in place, shown once with its words marked;
@@ -182,7 +182,7 @@ def word_diff(old, new, link):
             out.append(f"<del>{inline_md(x, link, tags=True)}</del>")
         if y.strip():
             out.append(f"<ins>{inline_md(y, link, tags=True)}</ins>")
-        elif x and not x.strip() or y:
+        elif (x + y) and not (x + y).strip():  # (spacing alone changed: a space)
             out.append(" ")
     return "".join(out)
 
@@ -328,9 +328,9 @@ def slug(title, taken):
     return name
 
 
-def heading_html(title, link, level):
-    tag = "h3" if level <= 2 else "h4"
-    return tag, inline_md(title, link, tags=True) if title else "The opening"
+def title_html(title, link):
+    """A section's heading as HTML (a README without a title: "The opening")."""
+    return inline_md(title, link, tags=True) if title else "The opening"
 
 
 @dataclass
@@ -346,9 +346,9 @@ class Shown:
 
 
 def readme_diff(old_text, new_text, old_link, new_link):
-    """The README half: (the sections as shown, [Shown], in order; its HTML).
-    OLD_LINK, NEW_LINK: a link's href from the diff page (each README's own
-    links are relative to its step)."""
+    """The README half's sections as shown, [Shown], in order. OLD_LINK,
+    NEW_LINK: a link's href from the diff page (each README's own links are
+    relative to its step)."""
     old, new = sections(old_text), sections(new_text)
     pairs = pair_sections(old, new)
     moves = moved(pairs)
@@ -364,19 +364,18 @@ def readme_diff(old_text, new_text, old_link, new_link):
 
     def removed(i):
         o = old[i]
-        _, title = heading_html(o.title, old_link, o.level)
-        return Shown("removed", slug(o.title, taken), title, o.level, render_blocks(o.body, old_link))
+        return Shown("removed", slug(o.title, taken), title_html(o.title, old_link), o.level,
+                     render_blocks(o.body, old_link))
     shown += [removed(i) for i in after.get(-1, [])]
     for j, s in enumerate(new):
-        _, title = heading_html(s.title, new_link, s.level)
+        title = title_html(s.title, new_link)
         if j not in pairs:
             shown.append(Shown("added", slug(s.title, taken), title, s.level, render_blocks(s.body, new_link)))
         else:
             o = old[pairs[j]]
-            link = new_link
             same = [" ".join(b.words()) for b in o.body] == [" ".join(b.words()) for b in s.body]
             was = "" if o.key == s.key else inline_md(o.title, old_link, tags=True)
-            body = render_blocks(s.body, link) if same else blocks_diff(o.body, s.body, link)
+            body = render_blocks(s.body, new_link) if same else blocks_diff(o.body, s.body, new_link)
             shown.append(Shown("same" if same else "changed", slug(s.title, taken), title, s.level, body,
                                j in moves, was))
         shown += [removed(i) for i in after.get(j, [])]
