@@ -4,8 +4,9 @@ the pages of the course project (docs/Doxyfile.course.in), whose HTML is
 the site's root, build/<preset>/docs/:
 
   OUT/index.md        the home page: where to start, then every step (article,
-                      what changes, its pages by their titles), then the
-                      course's other pages, by their titles
+                      what changes, its pages by their titles, in the reading
+                      order: lockstep_site/book.py), then the course's other
+                      pages, by their titles
   OUT/<path>          each document of sitemap.COURSE_DOCS that exists, labelled
                       so that its page is <label>.html, its links rewritten
                       to the site's pages
@@ -15,7 +16,8 @@ the site's root, build/<preset>/docs/:
                       cmake/docs_litmus.py: each test's RC11 states beside
                       explore_litmus's, run now, and its graphs
 
-The pages of the reading order (sitemap.COURSE_READING) get their
+The pages of the reading order (book.py: the memory-model chapter after
+step 01's README, the other course pages after the last step) get their
 previous/next; every page is rewritten into what Doxygen 1.9 renders as
 written, its source names linked to their source pages
 (lockstep_site/prep.py). The bar is the Doxygen header's: pages_header.py. Standard
@@ -35,27 +37,29 @@ from lockstep_site import book, mutants, prep, sitemap  # noqa: E402 (beside thi
 LINKABLE = ("common/include/lockstep/coro.h", "tests/mutants/logic.tsv", "tests/mutants/tsan.tsv",
             "tests/mutants/explorer.tsv")
 
-# The home page's list of the course's other pages: (document or label, what it holds).
-OTHER_PAGES = (
-    ("litmus",
-     "each classic shape of the memory model under each order and fence: RC11's answer beside "
-     "the explorer's, run when these pages were built, with its execution graphs, and the "
-     "steps that rely on it"),
-    ("docs/ERRATA.md",
-     "every mistake found in the articles, numbered once for the series, with the step that "
-     "fixes it and the test that shows it"),
-    ("docs/MUTANTS.md",
-     "every memory order weakened a notch, every logic mistake a README teaches, and the test "
-     "that catches each"),
-    ("tests/explore/README.md",
-     "a guide to the schedule explorer: running it on a step, reading its traces and graphs, the "
-     "memory model it checks and how it searches every execution"),
-    ("tests/explore/REFERENCE.md", "the explorer's reference: its options, its output, its model"),
-    ("docs/labs/README.md", "how to run a lab against your copy of a step"),
-    ("glossary", "the series' terms"),
-    ("docs/walkthroughs/README.md", "how a step gets its diagram, walkthrough and lab"),
-    ("tests/bench/cxx/README.md", "the C++ column of the benchmark tour: the articles' own code"),
-)
+# What each course page holds, by its label (the home page says it beside
+# the page's title, in the reading order).
+WHAT = {
+    "litmus":
+        "each classic shape of the memory model under each order and fence: RC11's answer beside "
+        "the explorer's, run when these pages were built, with its execution graphs, and the "
+        "steps that rely on it. Step 01's memory-order table is the first to cite its tests",
+    "errata":
+        "every mistake found in the articles, numbered once for the series, with the step that "
+        "fixes it and the test that shows it",
+    "mutants":
+        "every memory order weakened a notch, every logic mistake a README teaches, and the test "
+        "that catches each",
+    "mutants_readme": "how the mutation table is made: its two modes, its mutants, running it",
+    "explorer":
+        "a guide to the schedule explorer: running it on a step, reading its traces and graphs, the "
+        "memory model it checks and how it searches every execution",
+    "explorer_reference": "the explorer's reference: its options, its output, its model",
+    "labs": "how to run a lab against your copy of a step",
+    "glossary": "the series' terms",
+    "walkthroughs": "how a step gets its diagram, walkthrough and lab",
+    "cxx_column": "the C++ column of the benchmark tour: the articles' own code",
+}
 
 HOME = """# lockstep: the course
 
@@ -67,13 +71,17 @@ article, in order.
 ## Where to start
 
 Start with {first}, and read it beside its article. Then follow **next**
-at the bottom of each page: a step's README (the idea, the code's tour, the
-errata it fixes), its walkthrough (a state diagram and the schedule
-explorer's traces, printed from the real code when these pages were built),
-its lab (break-it exercises to run against your own copy, and questions),
-then the next step. The bar at the top of every page leads to any step, to
-the step's diff from the one before (the code first, the README last), its
-source files (every line numbered and linkable) and its API reference.
+at the top or the bottom of each page, in the order of the list below: a
+step's README (the idea, the code's tour, the errata it fixes), its diff
+from the step before (the code first, each file beside the README's word
+on it, then the README's own changes), its depths, its walkthrough (a state
+diagram and the schedule explorer's traces, printed from the real code when
+these pages were built), its lab (break-it exercises to run against your
+own copy, and questions), then the next step. The memory-model chapter
+comes right after step 01's README, whose memory-order table first cites
+its litmus tests. The bar at the top of every page leads to any step, to
+the step's diff, its source files (every line numbered and linkable) and
+its API reference.
 
 To build and run it all yourself: `cmake --workflow --preset test` (every
 step's tests), `cmake --workflow --preset docs` (these pages and their
@@ -102,7 +110,7 @@ class Course:
 
     def finish(self, text, label):
         """The page's text with its previous/next, if it is in the reading order."""
-        pager = book.course_pager(self.steps, self.docs, self.src, label)
+        pager = book.course_pager(self.steps, self.docs, self.src, label, self.args.diff_pages)
         return book.with_pager(text, pager) if pager else text
 
     def emit(self, rel_path, text, then=None):
@@ -175,47 +183,55 @@ def readme_rows(src):
     return rows
 
 
-def step_entry(course, step, step_dir, prev, rows):
-    """A step's lines of the home page's list: its README, deep page, walkthrough, lab and diff."""
+def step_entry(course, step, prev, rows, book_pages):
+    """A step's lines of the home page's list: its README, then its other
+    pages of the reading order (BOOK_PAGES, [(id, href, title)]: a chapter,
+    the diff, the deep page, the walkthrough, the lab), in that order."""
     article, what = rows.get(step, ("", ""))
-    out = f"- **[{sitemap.md_title(Path(step_dir) / 'README.md')}]({step}/html/index.html)**"
+    readme = next(p for p in book_pages if p[0] == f"{step}/readme")
+    out = f"- **[{readme[2]}]({readme[1]})**"
     out += f": {what} ({article})\n" if article else "\n"
-    for directory, page in (("deep", "deep"), ("walkthroughs", "walkthrough"), ("labs", "lab")):
-        src = course.docs / directory / f"{step}.md"
-        if src.exists():
-            out += f"  - [{sitemap.md_title(src)}]({step}/html/{page}.html)\n"
-    if prev and course.args.diff_pages:
-        out += f"  - [The diff from {prev} to {step}](diffs/{prev}..{step}.html)\n"
-    elif prev:
+    if prev and not course.args.diff_pages:  # (no diff pages: the plain diffs)
         out += (f"  - The diff from {prev} to {step}: [the code](diffs/{prev}..{step}.code.diff), "
                 f"[with the README](diffs/{prev}..{step}.diff)\n")
+    for page_id, href, title in book_pages:
+        if page_id != readme[0]:
+            out += f"  - [{title}]({href})" + (f": {WHAT[page_id]}\n" if page_id in WHAT else "\n")
     return out
 
 
-def other_pages(course):
-    """The home page's list of the course's other pages, by their titles."""
-    out = ""
-    for doc, what in OTHER_PAGES:
-        if doc == "litmus" and (course.out / "docs" / "litmus.md").exists():
-            out += f"- [{sitemap.md_title(course.docs / 'litmus.md')}](litmus.html): {what}\n"
-        elif doc == "glossary" and (course.out / "glossary.md").exists():
-            out += f"- [Glossary](glossary.html): {what}\n"
-        elif "/" in doc and (course.src / doc).exists():
-            out += f"- [{sitemap.md_title(course.src / doc)}]({sitemap.site_page(doc)}): {what}\n"
-    return out
+def pages_of(book_order, step):
+    """The pages of the reading order from step STEP's README to the next step's."""
+    ids = [p[0] for p in book_order]
+    start = ids.index(f"{step}/readme")
+    end = next((i for i in range(start + 1, len(ids)) if ids[i].endswith("/readme")), len(ids))
+    return book_order[start:end]
+
+
+def other_pages(course, book_order):
+    """The home page's list of the course's pages after the steps, in the reading order, by their titles."""
+    labels = {label for label, _ in sitemap.course_reading(course.src)}
+    return "".join(f"- [{title}]({href}): {WHAT.get(page_id, '')}\n".replace(": \n", "\n")
+                   for page_id, href, title in book_order if page_id in labels)
 
 
 def home_page(course):
-    """index.md: where to start, every step and its pages, the course's other pages."""
-    rows, contents, prev = readme_rows(course.src), "", None
-    for step, step_dir in course.steps:
-        contents += step_entry(course, step, step_dir, prev, rows)
-        prev = step
+    """index.md: where to start, every step and its pages, the course's other
+    pages; the list in the reading order the pagers follow (book.py)."""
+    book_order = book.whole_book(course.steps, course.docs, course.src, course.args.diff_pages)
+    steps = [step for step, _ in course.steps]
+    # (the steps' pages end where the course's pages begin)
+    course_start = next((i for i, p in enumerate(book_order) if p[0] in dict(sitemap.course_reading(course.src))),
+                        len(book_order))
+    step_part = book_order[:course_start]
+    rows = readme_rows(course.src)
+    contents = "".join(step_entry(course, step, steps[n - 1] if n else None, rows, pages_of(step_part, step))
+                       for n, step in enumerate(steps))
     first_step, first_dir = course.steps[0]
     title = sitemap.md_title(Path(first_dir) / "README.md")
     start = book.doxygen_pager(None, (f"{first_step}/html/index.html", title), "start here")
     course.emit("index.md", HOME.format(first=f"[{title}]({first_step}/html/index.html)", start=start,
-                                        contents=contents, others=other_pages(course)))
+                                        contents=contents, others=other_pages(course, book_order)))
 
 
 def parse_args():

@@ -2,8 +2,9 @@
 """pages_diff.py --site SITE --docs DOCS --steps NAME=DIR... --prev NAME --this NAME:
 the diff page SITE/diffs/<prev>..<this>.html: `diff -ruN` of the two
 steps, one section per file, the code first and the README last, each
-beside what the step README's "Files changed" list says of it, between
-the previous and the next diff (lockstep_site/diff_page.py). Needs
+beside what the step README's "Files changed" list says of it, the README
+shown section by section; with its previous and next in the reading order,
+the step's README before it (lockstep_site/diff_page.py, book.py). Needs
 Pygments (configure asks for diff pages only when it is there).
 """
 import argparse

@@ -4,6 +4,8 @@ the source pages, SITE/src/<PATH>.html for each FILE (every file of every
 step but its README, common/'s coro.h, the files the course links to):
 each line numbered and an anchor #L<n>, highlighted by Pygments when it is
 installed; each step's list of its files, SITE/src/steps/<step>/index.html;
+each page with its previous and next among the files of its step (or of
+the course page that presents it);
 and SITE/src/.sources, which tests/docs/check_browser.py reads
 (lockstep_site/source_pages.py). Standard library, plus Pygments if there.
 """

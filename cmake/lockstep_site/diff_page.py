@@ -3,7 +3,8 @@ directories, one section per file, the code first and the README last,
 each beside what the step README's "Files changed" list says of it;
 coloured by Pygments' diff lexer (required), a new file highlighted as its
 own language; the README shown section by section, rendered as the reader
-reads it, with what changed marked (lockstep_site/readme_diff.py).
+reads it, with what changed marked (lockstep_site/readme_diff.py). Each
+page is on the reading path, right after its step's README (book.py).
 """
 import html
 import re
@@ -13,8 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import step_readme
-from lockstep_site import sitemap
-from lockstep_site.book import pager_html as pager
+from lockstep_site import book, sitemap
 from lockstep_site.html_page import nav, page, rel
 from lockstep_site.markdown import inline_md
 from lockstep_site.readme_diff import readme_half
@@ -110,14 +110,6 @@ def toc_row(name, text):
             f'<td class="add">+{added}</td><td class="del">-{removed}</td></tr>')
 
 
-def diff_pager(steps, this):
-    """Previous and next: the diffs in step order."""
-    i = steps.index(this) if this in steps else -1
-    before = (f"{steps[i - 2]}..{steps[i - 1]}.html", f"The diff from {steps[i - 2]} to {steps[i - 1]}") if i > 1 else None
-    after = (f"{this}..{steps[i + 1]}.html", f"The diff from {this} to {steps[i + 1]}") if 0 <= i < len(steps) - 1 else None
-    return pager(before, after)
-
-
 @dataclass
 class Diff:
     """The two steps a diff page compares, and where it goes."""
@@ -147,7 +139,7 @@ def diff_page(site, prev, prev_dir, this, this_dir):
             + (f"<p>{inline_md(after)}</p>\n" if after else "")
             + f'<table class="toc">{"".join(toc_row(n, chunks[n]) for n in names)}</table>\n'
             + "\n".join(file_section(d, n, chunks[n], notes) for n in names))
-    links = diff_pager(site.steps, this)
+    links = book.site_pager(site, d.out, f"diff/{this}")
     page(site.root / d.out, f"The diff from {prev} to {this}", nav(site, d.out, this), links + body + links,
          HtmlFormatter().get_style_defs(".diff") + HtmlFormatter().get_style_defs(".new"), wide=True)
 

@@ -120,6 +120,11 @@ h1 { overflow-wrap: anywhere; }
 """
 
 
+# Printed, no bar and no pager: links a sheet of paper cannot follow (as
+# docs/lockstep.css has it for the Doxygen pages, in a rule site_nav_css does
+# not copy); after the bar's and the pager's rules, which it overrides.
+PRINT = "@media print { nav.lockstep-bar, nav.pager { display: none; } }\n"
+
 LOCKSTEP_CSS = Path(__file__).resolve().parents[2] / "docs" / "lockstep.css"
 
 
@@ -153,10 +158,12 @@ HERE = ' class="here"'
 
 @dataclass
 class Site:
-    """The site being written: its root, every step's name in order, the repository's docs/."""
+    """The site being written: its root, every step's name in order, the
+    repository's docs/; and {step: its directory} (None: steps/<step> beside docs/)."""
     root: Path
     steps: list
     docs: Path
+    dirs: dict = None
 
 
 def name_and_path(text):
@@ -179,7 +186,7 @@ def add_site_arguments(parser):
 def site_of(args):
     """The Site the options name; and {step: its directory}."""
     dirs = dict(args.steps)
-    return Site(args.site, list(dirs), args.docs), dirs
+    return Site(args.site, list(dirs), args.docs, dirs), dirs
 
 
 def page(path, title, nav, body, extra_css="", wide=False):
@@ -187,7 +194,7 @@ def page(path, title, nav, body, extra_css="", wide=False):
     path.parent.mkdir(parents=True, exist_ok=True)
     text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{extra_css}</style>\n"
+            f"<title>lockstep: {html.escape(title)}</title>\n<style>{STYLE}{site_nav_css()}{PRINT}{extra_css}</style>\n"
             f"</head><body>\n<nav class=\"lockstep-bar\">{nav}</nav>\n"
             f"<main{WIDE if wide else ''}>\n<h1>{html.escape(title)}</h1>\n"
             f"{body}\n</main>\n</body></html>\n")

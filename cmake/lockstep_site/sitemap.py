@@ -29,15 +29,32 @@ COURSE_DOCS = {
     "tests/bench/cxx/README.md": "cxx_column",
 }
 
+# The course's chapters read between a step's pages, where the step first
+# needs them: (label, repository path, the step (its index in the steps),
+# the step's page it follows). The memory-model chapter comes right after
+# step 01's README: that README's memory-order table is the first page to
+# cite its tests (Mutex, FetchAdd+rlx, MP+na+rel+acq), and step 01's
+# walkthrough, next, already reasons with release and acquire.
+STEP_CHAPTERS = (
+    ("litmus", "docs/litmus.md", 0, "readme"),
+)
+
 # The course's pages a student reads after the last step's lab, in order:
 # (label, repository path of the text whose first line is its title); the
-# glossary is the end of docs/labs/README.md.
+# glossary is the end of docs/labs/README.md. First the explorer (its
+# guide, then its reference), then the mutation table and how it is made,
+# the errata; then the documents on how the course itself works (the labs,
+# how a step gets its pages, the C++ column of the benchmark tour); the
+# glossary last, as a book ends with its own.
 COURSE_READING = (
-    ("litmus", "docs/litmus.md"),
     ("explorer", "tests/explore/README.md"),
     ("explorer_reference", "tests/explore/REFERENCE.md"),
     ("mutants", "docs/MUTANTS.md"),
+    ("mutants_readme", "tests/mutants/README.md"),
     ("errata", "docs/ERRATA.md"),
+    ("labs", "docs/labs/README.md"),
+    ("walkthroughs", "docs/walkthroughs/README.md"),
+    ("cxx_column", "tests/bench/cxx/README.md"),
     ("glossary", None),
 )
 
@@ -60,14 +77,22 @@ def md_title(path):
 
 
 def course_reading(root):
-    """[(label, title)] of the course's reading order that the repository at root has."""
+    """[(label, title)] of the course's pages after the steps that the repository at root has."""
     out = []
     for label, doc in COURSE_READING:
-        if label == "glossary":
-            out.append((label, "Glossary"))
+        if label == "glossary":  # (its page exists when the labs' README ends with it: pages_course.py)
+            labs = Path(root) / "docs/labs/README.md"
+            if labs.exists() and "\n## Glossary\n" in labs.read_text(encoding="utf-8"):
+                out.append((label, "Glossary"))
         elif (Path(root) / doc).exists():
             out.append((label, md_title(Path(root) / doc)))
     return out
+
+
+def step_chapters(root, index, kind):
+    """[(label, title)] of the chapters read right after step INDEX's page KIND."""
+    return [(label, md_title(Path(root) / doc)) for label, doc, at, after in STEP_CHAPTERS
+            if (at, after) == (index, kind) and (Path(root) / doc).exists()]
 
 
 def site_page(p):

@@ -17,10 +17,27 @@ And it reads every diff page's README half as check_step_diff.py does
 (tables and links rendered; a README that kept most of its sections shown
 section by section, not as one whole-file hunk), against the READMEs of
 the repository's steps/.
+And the reading order (cmake/lockstep_site/book.py writes it), on the
+pages as a reader follows them:
+
+  - every page has a pager (a <nav class="pager"> with a previous or a
+    next), but Doxygen's indexes and directory pages (NO_PAGER says which,
+    and why);
+  - following "next" from the home page visits every page of the reading
+    order exactly once, and stops: the home page, every step's README, deep
+    page, walkthrough and lab, every diff page, every course page (a page at
+    the site's root); each page's "previous" is the page it was reached from;
+  - the memory-model chapter (litmus.html) comes before the second step's
+    README (step 01's memory-order table cites its tests);
+  - the home page lists the reading order's pages in that order (its links
+    to them without a #fragment, first mention each, outside the pagers
+    and the bar).
+
 Prints each broken link with the page it is on, then the counts; exits 1
 when any link is broken. Standard library only.
 """
 import argparse
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -41,15 +58,63 @@ LINK_SCHEMES = {"http", "https", "mailto", "javascript"}
 MARKDOWN_PAGES = ("index.html", "walkthrough.html", "lab.html")
 
 
+# The pages without a pager: Doxygen's indexes and directory pages, a
+# page to look a name up in, not one read in order. (path pattern from the
+# site's root, why.)
+NO_PAGER = (
+    (r"(\d\d-[^/]+/html/)?pages\.html", "Doxygen's list of the project's pages (the course's home lists them)"),
+    (r"(\d\d-[^/]+/html/)?dir_[^/]*\.html", "a directory page of Doxygen's (a step's file list is files.html, in the API's chain)"),
+    (r"\d\d-[^/]+/html/(annotated|classes)\.html", "Doxygen's index of the structs (each struct's page is in the API's chain)"),
+    (r"\d\d-[^/]+/html/(functions|globals)[^/]*\.html", "Doxygen's index of the members or globals, to look a name up in"),
+    (r"\d\d-[^/]+/html/graph_legend\.html", "the legend of Doxygen's graphs, reached from a graph"),
+)
+# The pages of the reading order: the home page, a step's own pages, the
+# diff pages, and the course's pages (at the site's root, but Doxygen's own).
+STEP_PAGES = r"\d\d-[^/]+/html/(index|deep|walkthrough|lab)\.html"
+
+
+def no_pager(rel):
+    """Why the page at REL (from the site's root) has no pager, or None."""
+    return next((why for pattern, why in NO_PAGER if re.fullmatch(pattern, rel)), None)
+
+
+def in_reading_order(rel):
+    """Whether the page at REL is one of the reading order's."""
+    return (re.fullmatch(STEP_PAGES, rel) is not None or re.fullmatch(r"diffs/[^/]+\.html", rel) is not None
+            or "/" not in rel and rel.endswith(".html") and not no_pager(rel))
+
+
 class Page(HTMLParser):
-    """One page's links, ids, and the ** it shows outside code."""
+    """One page's links, ids, and the ** it shows outside code; its pagers'
+    links ({"prev"/"next": [(href, label)]}, in order), and the links of its
+    text (outside the pagers and the bar), in order."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.links, self.ids, self.code, self.stars = [], set(), 0, []
         self.divs = []  # for each open <div>: is it a line of a code block?
+        self.pagers, self.text_links, self.nav = [], [], []  # the pagers, each {which: (href, label)}; open <nav>s
+        self.pager_link = None  # [which, href, label] of the pager's link being read
+
+    def pager(self, which):
+        """The pagers' links of WHICH ("prev", "next"): [(href, label)], one per pager that has one."""
+        return [p[which] for p in self.pagers if which in p]
+
+    def nav_start(self, tag, attrs):
+        """A pager or the bar opens or a pager's link starts: noted."""
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if tag == "nav":
+            self.nav.append("pager" in classes)
+            if "pager" in classes:
+                self.pagers.append({})
+        elif tag == "a" and self.nav and self.nav[-1] and ("prev" in classes or "next" in classes):
+            self.pager_link = ["prev" if "prev" in classes else "next", a.get("href"), ""]
+        elif tag == "a" and not self.nav and a.get("href"):
+            self.text_links.append(a["href"])
 
     def handle_starttag(self, tag, attrs):
+        self.nav_start(tag, attrs)
         if tag in ("code", "pre", "script", "style", "td") and self.code >= 0:
             # td: Doxygen's member tables print C declarations (`coro **p`)
             self.code += 1
@@ -67,12 +132,20 @@ class Page(HTMLParser):
                 self.links.append((tag, value))
 
     def handle_endtag(self, tag):
+        if tag == "nav" and self.nav:
+            self.nav.pop()
+        if tag == "a" and self.pager_link:
+            which, href, label = self.pager_link
+            self.pagers[-1][which] = (href, label.strip())
+            self.pager_link = None
         if tag in ("code", "pre", "script", "style", "td") and self.code > 0:
             self.code -= 1
         if tag == "div" and self.divs and self.divs.pop():
             self.code -= 1
 
     def handle_data(self, data):
+        if self.pager_link and not self.pager_link[2]:
+            self.pager_link[2] = data  # (the first text: the link's label, "previous", "next", "back to")
         if not self.code and "**" in data:
             self.stars.append(data.strip()[:60])
 
@@ -147,6 +220,83 @@ def check_page(site, path):
     return checked, broken
 
 
+def page_of(site, path, href):
+    """The page (from the site's root) a local HREF on the page at PATH leads to, or None."""
+    if not href or urlsplit(href).scheme or href.startswith("#"):
+        return None
+    target = local_target(path, urlsplit(href))
+    return site.rel(target) if site.root in target.parents else None
+
+
+def check_pagers(site, pages):
+    """Every page's pager, but NO_PAGER's (a problem each)."""
+    out = []
+    for path in pages:
+        rel = site.rel(path)
+        p = site.parse(path)
+        if no_pager(rel):
+            continue
+        if not p.pagers or not any(p.pagers):
+            out.append(f"{rel}: no pager (previous / next)")
+            continue
+        tops = [tuple(sorted(x.items())) for x in p.pagers]
+        if len(set(tops)) > 1:
+            out.append(f"{rel}: its pagers differ (top and bottom)")
+    return out
+
+
+def follow_next(site):
+    """The pages "next" leads through from the home page: ([page], problems)."""
+    chain, problems, here = [], [], site.root / "index.html"
+    while here is not None:
+        rel = site.rel(here)
+        if rel in chain:
+            problems.append(f"{rel}: next leads back to a page already visited: {' -> '.join(chain[-2:] + [rel])}")
+            break
+        chain.append(rel)
+        nexts = site.parse(here).pager("next")
+        if not nexts or nexts[0][1] == "back to":
+            break
+        to = page_of(site, here, nexts[0][0])
+        if to is None or not (site.root / to).is_file():
+            problems.append(f"{rel}: next ({nexts[0][0]}) is no page of the site")
+            break
+        back = site.parse(site.root / to).pager("prev")
+        if not back or page_of(site, site.root / to, back[0][0]) != rel:
+            problems.append(f"{to}: previous is {back[0][0] if back else 'missing'}, but {rel} leads to it")
+        here = site.root / to
+    return chain, problems
+
+
+def check_reading_order(site, pages):
+    """Next from the home page: every page of the reading order once, every
+    diff page among them, the memory-model chapter before step 02, the home
+    page's list in the same order."""
+    chain, out = follow_next(site)
+    order = [site.rel(p) for p in pages if in_reading_order(site.rel(p))]
+    missing = [p for p in order if p not in chain]
+    out += [f"{p}: not on the reading path (next from the home page never reaches it)" for p in missing]
+    out += [f"{p}: on the reading path but not one of its pages" for p in chain if not in_reading_order(p)]
+    if not any(re.fullmatch(r"diffs/[^/]+\.html", p) for p in chain):
+        out.append("no diff page on the reading path")
+    readmes = [p for p in chain if re.fullmatch(r"\d\d-[^/]+/html/index\.html", p)]
+    if "litmus.html" in order and len(readmes) > 1:
+        if "litmus.html" not in chain or chain.index("litmus.html") > chain.index(readmes[1]):
+            out.append(f"litmus.html (the memory-model chapter) comes after {readmes[1]} on the reading path: "
+                       "step 01's memory-order table cites its tests")
+    home = site.root / "index.html"
+    # (a link with a #fragment is a term's, to the glossary: not the list's)
+    listed = [page_of(site, home, h) for h in site.parse(home).text_links if "#" not in h]
+    listed = [p for p in dict.fromkeys(listed) if p in chain and p != "index.html"]
+    if listed != [p for p in chain if p in listed]:
+        first = next(i for i, (a, b) in enumerate(zip(listed, [p for p in chain if p in listed])) if a != b)
+        out.append(f"the home page lists {listed[first]} where the reading path has "
+                   f"{[p for p in chain if p in listed][first]} (its list and the pagers disagree)")
+    missing_home = [p for p in chain if p not in listed and p != "index.html"]
+    out += [f"index.html: the home page does not list {p}, a page of the reading path" for p in missing_home]
+    return chain, out
+
+
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -165,10 +315,18 @@ def main():
         checked, broken = checked + n, broken + problems
     halves, wrong = check_step_diff.check_pages(sorted((site.root / "diffs").glob("*.html")), STEPS)
     broken += [f"diffs/{w} (the README half)" for w in wrong]
+    pagers = check_pagers(site, pages)
+    chain, order = check_reading_order(site, pages)
     for b in broken:
         print("broken:", b)
+    for b in pagers + order:
+        print("reading order:", b)
+    exempt = sum(1 for p in pages if no_pager(site.rel(p)))
     print(f"check_links: {len(pages)} pages, {checked} local links, {halves} diff pages' README halves, "
-          f"{len(broken)} broken (links, a literal **, a link named _Atomic, a README half)")
+          f"{len(broken)} broken (links, a literal **, a link named _Atomic, a README half); "
+          f"pagers on {len(pages) - exempt} pages ({exempt} Doxygen indexes without), {len(chain)} pages from the "
+          f"home page by next, {len(pagers) + len(order)} reading-order problems")
+    broken += pagers + order
     sys.exit(1 if broken else 0)
 
 
