@@ -12,8 +12,8 @@
        image by the page itself: the script only shows the current row's
        marks of the layout the browser chose.
    The script adds the controls (previous step, next step, where you are)
-   above the trace and under the graph, and lights the current row and its
-   marks. Keys, in a trace or a graph (once clicked or tabbed to): the
+   between a trace and its graph, or above the trace and under the graph
+   when they lie apart, and lights the current row and its marks. Keys, in a trace or a graph (once clicked or tabbed to): the
    arrows, j and k, Home and End; j and k also anywhere else on the page,
    for the stepper most in view. A row clicked is the current one.
    The page's address may start a stepper at a line: #step=N (every
@@ -44,16 +44,39 @@
       if (part.matches('div.trace')) self.addTrace(part);
       else self.addFigure(part);
     });
+    // One bar between a trace and its graph when nothing else lies between
+    // them (sticky at the top and at the bottom of the window: in view
+    // while either is); else a bar above the trace and one under the graph.
+    var done = [];
+    parts.forEach(function (part) {
+      if (done.indexOf(part) >= 0) return;
+      var next = nextPart(part);
+      if (next && parts.indexOf(next) >= 0 && next.matches('div.trace') !== part.matches('div.trace')) {
+        self.wrap([part, next], 'both');
+        done.push(next);
+      } else if (part.matches('div.trace')) self.wrap([part], 'trace');
+      else self.wrap([part], 'figure');
+    });
     this.last = this.rows.length ? this.rows[this.rows.length - 1].getAttribute('data-line') : '0';
     this.paint();
   }
 
-  /* A part's controls, in a wrapper of the part (the part itself scrolls
-     sideways, so the controls, sticky, must lie outside it). */
-  Stepper.prototype.wrap = function (part, kind, barFirst) {
+  /* The element after PART, past empty ones (Doxygen closes a paragraph
+     around a block it passes through, leaving an empty <p>). */
+  function nextPart(part) {
+    var el = part.nextElementSibling;
+    while (el && !el.textContent.trim() && !el.querySelector('img, table')) el = el.nextElementSibling;
+    return el;
+  }
+
+  /* The controls of PARTS (a trace, a graph, or a trace and its graph side
+     by side), in a wrapper of them: a part scrolls sideways in its own box,
+     so the controls, sticky, must lie outside it. KIND: where the bar goes
+     (trace: above it, figure: under it, both: between them). */
+  Stepper.prototype.wrap = function (parts, kind) {
     var self = this, wrapper = document.createElement('div');
     wrapper.className = 'stepper-part stepper-' + kind;
-    part.parentNode.insertBefore(wrapper, part);
+    parts[0].parentNode.insertBefore(wrapper, parts[0]);
     var bar = document.createElement('div');
     bar.className = 'stepper-controls';
     bar.setAttribute('role', 'group');
@@ -65,13 +88,19 @@
     bar.appendChild(prev);
     bar.appendChild(next);
     bar.appendChild(status);
-    prev.addEventListener('click', function () { self.go(self.at - 1, kind); });
-    next.addEventListener('click', function () { self.go(self.at + 1, kind); });
-    if (barFirst) { wrapper.appendChild(bar); wrapper.appendChild(part); }
-    else { wrapper.appendChild(part); wrapper.appendChild(bar); }
-    wrapper.addEventListener('keydown', function (e) { if (self.key(e, kind)) e.preventDefault(); });
+    // (from a button: keep in view the part the window shows most of)
+    prev.addEventListener('click', function () { self.go(self.at - 1, self.inView().kind); });
+    next.addEventListener('click', function () { self.go(self.at + 1, self.inView().kind); });
+    if (kind === 'trace') wrapper.appendChild(bar);
+    wrapper.appendChild(parts[0]);
+    if (kind !== 'trace') wrapper.appendChild(bar);
+    if (parts[1]) wrapper.appendChild(parts[1]);
+    wrapper.addEventListener('keydown', function (e) {
+      var from = e.target.closest && e.target.closest('div.trace') ? 'trace' :
+                 e.target.closest && e.target.closest('div.dotgraph') ? 'figure' : self.inView().kind;
+      if (self.key(e, from)) e.preventDefault();
+    });
     this.bars.push({prev: prev, next: next, status: status});
-    return wrapper;
   };
 
   function button(text, cls) {
@@ -84,7 +113,6 @@
 
   Stepper.prototype.addTrace = function (part) {
     var self = this, table = part.querySelector('table.trace');
-    this.wrap(part, 'trace', true);
     if (!table) return;
     table.tabIndex = 0; // (focused, the keys step)
     table.setAttribute('aria-label', 'trace: click a row, or use the arrow keys, to step');
@@ -104,7 +132,6 @@
 
   Stepper.prototype.addFigure = function (part) {
     var self = this, img = part.querySelector('img');
-    this.wrap(part, 'figure', false);
     var marks = [];
     part.querySelectorAll('.stepper-marks').forEach(function (set) {
       set.querySelectorAll('.stepper-mark').forEach(function (m) {
