@@ -44,6 +44,12 @@ import condition  # noqa: E402
 import herd  # noqa: E402
 import litmus_file  # noqa: E402
 import registry  # noqa: E402
+from lockstep_site import stepper  # noqa: E402  (beside this file)
+
+# The width, in points, the explorer lays a phone's graph out to
+# (--graph-width): scaled to a 390 px phone's column, its text stays at
+# 11 px or more (stepper.LEAST_TEXT_PX).
+PHONE_WIDTH_PT = 380
 
 # Seconds for one run of explore_litmus: a registered test is exact and must
 # finish; one that waits (IRIW's four threads wait on the cost) gets a
@@ -81,22 +87,41 @@ def nearest(t, states):
 
 # ---- the explorer's run ---------------------------------------------------------------------
 
+def forbidden_line(out):
+    """explore_litmus --candidates's line, `Forbidden NAME PATH STATE | WHY` or `Forbidden NAME none`,
+    as (path, state, why), or None."""
+    for line in out.split("\n"):
+        words = line.split(" ", 3)
+        if words[0] == "Forbidden" and len(words) == 4 and " | " in words[3]:
+            state, why = words[3].split(" | ", 1)
+            return words[2], state.strip(), why.strip()
+    return None
+
+
 def run(explorer, t, model, graph_base, timeout):
-    """explore_litmus --check --graph on the test: its exit code, output, errors, states and graphs."""
-    argv = [explorer] + (["--model", model] if model else []) + ["--check", "--graph", graph_base + ".dot", str(t.path)]
+    """explore_litmus --check --candidates --graph on the test: its exit code, output, errors, states,
+    graphs and forbidden candidate; then the same graphs laid out for a phone (GRAPH_BASE.phone.N.dot)."""
+    model_args = ["--model", model] if model else []
+    argv = [explorer] + model_args + ["--check", "--candidates", "--graph", graph_base + ".dot", str(t.path)]
+    phone = [explorer] + model_args + ["--candidates", "--graph", graph_base + ".phone.dot",
+                                       "--graph-width", str(PHONE_WIDTH_PT), str(t.path)]
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        if p.returncode == 0:
+            subprocess.run(phone, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"rc": None, "out": "", "err": f"did not finish in {timeout} s", "states": [], "graphs": {}}
+        return {"rc": None, "out": "", "err": f"did not finish in {timeout} s", "states": [], "graphs": {},
+                "forbidden": None}
     # Paths as the repository names them, not as this machine does.
     err = p.stderr.strip().replace(str(t.path.parent) + "/", "tests/explore/litmus/tests/")
     result = herd.parse(p.stdout) or herd.Result()
-    return {"rc": p.returncode, "out": p.stdout, "err": err, "states": result.states, "graphs": result.graphs}
+    return {"rc": p.returncode, "out": p.stdout, "err": err, "states": result.states, "graphs": result.graphs,
+            "forbidden": forbidden_line(p.stdout)}
 
 
 def herd_output(out):
     """explore_litmus's output as herd7 prints it: from `Test` to `Time`, without the graph lines."""
-    keep = [l for l in out.split("\n") if not l.startswith(("Graph ", "explore_litmus: ")) and l.strip()]
+    keep = [l for l in out.split("\n") if not l.startswith(("Graph ", "Forbidden ", "explore_litmus: ")) and l.strip()]
     return "\n".join(keep)
 
 
@@ -179,19 +204,37 @@ def output_details(name, model, r):
             f'<pre class="trace-text">$ {esc(cmd)}\n{esc(herd_output(r["out"]))}</pre></details>')
 
 
-def figure(name, state, dot, dot_file):
-    """An execution graph drawn now from its .dot, as an <img> at its own size."""
-    svg = dot_file[:-len(".dot")] + ".svg"
-    subprocess.run([dot, "-Tsvg", dot_file, "-o", svg], check=True)
-    rel = "litmus/" + Path(svg).name
-    # At its own size, never shrunk: graph.c lays it out to fit the
-    # column with its text at body size; on a narrower screen it scrolls.
-    size = natural_size(svg)
-    dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
-    cap = f"<figcaption><code>{esc(state)}</code>: the execution the explorer found</figcaption>"
-    return (f'<figure class="litmus-graph" style="overflow-x: auto"><a href="{esc(rel)}"><img src="{esc(rel)}"{dims} '
-            f'style="max-width: none; max-height: none" '
-            f'alt="execution graph of {esc(name)}, {esc(state)}"></a>{cap}</figure>')
+def draw(dot, dot_file):
+    """The SVG of a .dot, drawn now; None without the .dot (a phone layout not written)."""
+    if not Path(dot_file).is_file():
+        return None
+    svg = str(dot_file)[:-len(".dot")] + ".svg"
+    subprocess.run([dot, "-Tsvg", str(dot_file), "-o", svg], check=True)
+    return svg
+
+
+def phone_twin(dot_file):
+    """g.3.dot -> g.phone.3.dot; g.forbidden.dot -> g.phone.forbidden.dot."""
+    stem, rest = Path(dot_file).name.split(".", 1)
+    return Path(dot_file).with_name(f"{stem}.phone.{rest}")
+
+
+def figure(name, what, dot, dot_file, caption):
+    """An execution graph drawn now from its .dot, with the trace of the run that drew it beside it
+    (FILE.trace, which explore_litmus writes) and a stepper through the two (lockstep_site/stepper.py);
+    its phone layout (--graph-width) shown where the wide one would scale its text too small."""
+    svg = draw(dot, dot_file)
+    href = "litmus/" + Path(svg).name
+    phone_svg = draw(dot, phone_twin(dot_file))
+    phone = None
+    if phone_svg:
+        phone = (phone_svg, "litmus/" + Path(phone_svg).name, stepper.media_query(svg))
+    trace = Path(str(dot_file)[:-len(".dot")] + ".trace")
+    ident = re.sub(r"[^A-Za-z0-9]+", "-", Path(svg).stem).strip("-").lower()
+    alt = f"execution graph of {name}, {what}"
+    if not trace.is_file():
+        return stepper.figure(Path(svg), href, alt, ident, caption, phone)
+    return stepper.block(Path(svg), href, alt, trace.read_text(encoding="utf-8"), ident, caption, phone, script=None)
 
 
 class Page:
@@ -287,7 +330,29 @@ class Page:
                     "this state at this build.</p>")
         if not self.args.dot:
             return f'<p class="litmus-nograph"><code>{esc(state)}</code>: install Graphviz to see its execution graph.</p>'
-        return figure(name, state, self.args.dot, found[state])
+        cap = f"<code>{esc(state)}</code>: the execution the explorer found"
+        return figure(name, state, self.args.dot, found[state], cap)
+
+    def candidate(self, name, model, allowed):
+        """Where the question names outcomes RC11 forbids: the candidate execution that would make one
+        (explore_litmus --candidates), the cycle RC11 rejects in red, and the axiom, in one line."""
+        r = self.runs.get(self.key(name, model))
+        if not self.test(name).condition or allowed or r is None or r["rc"] != 0:
+            return ""
+        f = r.get("forbidden")
+        if not f:
+            return ('<p class="litmus-nograph">No candidate drawn. The candidate search (<code>explore_litmus '
+                    "--candidates</code>) lets a load read any store of its location, coherent or not, but only "
+                    "one that has already run; it never reached the outcome the question names. So every "
+                    "execution that would give it has a load read a store that runs after it: a cycle in "
+                    "sb ∪ rf, which RC11's <b>no-thin-air</b> axiom forbids (acyclic(sb ∪ rf)).</p>")
+        path, state, why = f
+        if not self.args.dot:
+            return f'<p class="litmus-nograph"><code>{esc(state)}</code> is forbidden: {esc(why)}.</p>'
+        axiom, _, rest = why.partition(": ")
+        cap = (f'<span class="forbidden"><b>Forbidden</b></span> <code>{esc(state)}</code>: the candidate execution '
+               f"that would give it. RC11 rejects it by its <b>{esc(axiom)}</b> axiom: {esc(rest)}, drawn in red.")
+        return figure(name, "forbidden " + state, self.args.dot, path, cap)
 
     def block(self, name, model, draw):
         """One test: its program, the question, the states, the answers, the explorer's output and graphs."""
@@ -316,6 +381,7 @@ class Page:
                           f'the allowed outcome nearest to it (<code>{esc(near[0])}</code>: {held} of the '
                           f'question\'s {atoms} values), whose edges show what RC11 keeps from going further.</p>'
                           + self.graph(name, model, near[0]))
+        graphs += self.candidate(name, model, allowed)
         src = f"src/tests/explore/litmus/tests/{name}.litmus.html"
         about = (f'<p class="litmus-about">{esc(t.about)} '
                  f'(<a href="{esc(src)}"><code>{esc(name)}.litmus</code></a>)</p>')
@@ -394,6 +460,8 @@ def main():
     page.run_all({page.key(name, m.model): (name, m.model) for m in found for name in m.names})
     for m in found:
         text = text.replace(m.text(), m.render(page), 1)
+    if found and args.dot:  # the graphs' steppers: the script once, at the page's end
+        text += "\n\\htmlonly[block]" + stepper.script_tag() + "\\endhtmlonly\n"
     args.output.write_text(text, encoding="utf-8")
 
 

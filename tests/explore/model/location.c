@@ -222,6 +222,10 @@ static bool splits_sequence(const location *l, int pos, int thread)
     return false;
 }
 
+/* The most ways an operation may go: a candidate's read-modify-write
+ * reads any of the HISTORY + 1 stores and goes anywhere after it. */
+#define MAX_WAYS ((HISTORY + 1) * (HISTORY + 2) / 2 + HISTORY + 1)
+
 /* Every way e may go, the default (newest store, last place) first. */
 static int ways(location *l, const event *e, size_t size, way *out)
 {
@@ -241,14 +245,16 @@ static int ways(location *l, const event *e, size_t size, way *out)
         break;
     case OP_RMW:
         for (int i = l->n - 1; i >= oldest; --i)
-            if (!(atomic && i + 1 < l->n && l->stores[i + 1].rmw))
-                out[n++] = (way){i, i + 1};
+            for (int pos = i + 1; pos <= (atomic ? i + 1 : l->n); ++pos) /* a candidate's: anywhere after */
+                if (!(atomic && pos < l->n && l->stores[pos].rmw))
+                    out[n++] = (way){i, pos};
         break;
     case OP_CAS:
         for (int i = l->n - 1; i >= oldest; --i) {
             bool equal = l->stores[i].value == truncate_to(e->expected, size);
-            if (equal && !(atomic && i + 1 < l->n && l->stores[i + 1].rmw))
-                out[n++] = (way){i, i + 1};
+            for (int pos = i + 1; equal && pos <= (atomic ? i + 1 : l->n); ++pos)
+                if (!(atomic && pos < l->n && l->stores[pos].rmw))
+                    out[n++] = (way){i, pos};
             if (!equal || e->weak) /* fails: a load; a weak one may fail spuriously (7.17.7.4p4) */
                 out[n++] = (way){i, -1};
         }
@@ -259,7 +265,7 @@ static int ways(location *l, const event *e, size_t size, way *out)
 
 int location_choices(const event *e, size_t size)
 {
-    way w[HISTORY + 1];
+    way w[MAX_WAYS];
     return ways(location_of(e->obj, size), e, size, w);
 }
 
@@ -282,7 +288,7 @@ static bool heads_of(int thread, const store *s, vclock *into)
 void location_choice_of(const event *e, size_t size, int c, location_choice *out)
 {
     location *l = location_of(e->obj, size);
-    way w[HISTORY + 1];
+    way w[MAX_WAYS];
     ways(l, e, size, w);
     const store *r = w[c].read >= 0 ? &l->stores[w[c].read] : NULL;
     out->reads_from = r ? r->event : -1;
@@ -380,7 +386,7 @@ static uintptr_t modify(enum explore_rmw op, uintptr_t old, uintptr_t arg)
 uintptr_t location_do(event *e, size_t size, int c)
 {
     location *l = location_of(e->obj, size);
-    way w[HISTORY + 1];
+    way w[MAX_WAYS];
     int n = ways(l, e, size, w);
     if (c < 0 || c >= n)
         c = 0;

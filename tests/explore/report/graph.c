@@ -663,8 +663,11 @@ static int cycle_edges(FILE *f)
 {
     const explore_verdict *v = st()->cycle;
     for (int k = 0; v && k < v->n; ++k)
-        fprintf(f, "  e%d -> e%d [color=red, penwidth=3.5, label=\"%s\", fontcolor=red, fontsize=12, "
-                   "fontname=\"sans-serif\"];\n", v->from[k], v->to[k], v->label[k]);
+        /* named at its head: two edges of a cycle often join the same two boxes, and labels at their
+         * middles would sit on one another */
+        fprintf(f, "  e%d -> e%d [color=red, penwidth=3.5, headlabel=\"%s\", labelfontcolor=red, labelfontsize=13, "
+                   "labelfontname=\"sans-serif bold\", labeldistance=2.2, labelangle=35];\n", v->from[k], v->to[k],
+                v->label[k]);
     return v && v->n ? K_CYCLE : 0;
 }
 
@@ -766,7 +769,7 @@ static void legend(FILE *f, int kinds, double bottom)
         }
     if (!n)
         return;
-    double h = n * (LINE_H + 4) + PAD_H, w = longest * FONT * 0.55; /* sans-serif: about 0.55 em a character */
+    double h = n * (LINE_H + 4) + PAD_H, w = longest * FONT * 0.62; /* sans-serif: about 0.6 em a character (DejaVu Sans) */
     fprintf(f, "  legend [shape=plaintext, fixedsize=true, width=%.3f, height=%.3f, margin=0, fontname=\"sans-serif\", "
                "fontsize=%.0f, ", w / 72.0, h / 72.0, FONT);
     pin(f, w / 2, bottom + h / 2);
