@@ -7,7 +7,12 @@ writes: a mutex's unlock joined to the next lock by a synchronizes-with
 edge (Mutex), the modification-order edges that close 2+2W's cycle, fences
 as boxes of their own and the fence-to-fence synchronization (MP+fences),
 nothing of the harness (no main column, no setup's frees), every box at
-body text size and the graph within a page's column. Standard library only.
+body text size and the graph within a page's column, happens-before drawn
+where it orders two stores of one location (S+rel+acq); and the forbidden
+candidates of explore_litmus --candidates: the cycle RC11 rejects, thick
+and red, each edge named, the axiom under the graph (MP+rel+acq's
+coherence, SB+sc's sc, FetchAdd+rlx's atomicity), and LB+rlx's none (its
+only candidates break no-thin-air). Standard library only.
 """
 import argparse
 import pathlib
@@ -31,6 +36,22 @@ def graphs(exe, test, scratch):
     if result is None or not result.graphs:
         sys.exit(f"graph_check: {test.name}: explore_litmus wrote no graph:\n{out}")
     return {state: pathlib.Path(path).read_text() for state, path in result.graphs.items()}
+
+
+def candidate(exe, test, scratch):
+    """(the Forbidden line's words after the test's name, the forbidden candidate's dot text or None)."""
+    base = scratch / (test.stem + ".c.dot")
+    out = subprocess.run([exe, "--candidates", "--graph", str(base), str(test)], capture_output=True, text=True,
+                         check=True).stdout
+    line = next((l for l in out.splitlines() if l.startswith("Forbidden ")), "")
+    words = line.split(" ", 2)
+    path = scratch / (test.stem + ".c.forbidden.dot")
+    return (words[2] if len(words) == 3 else "(no Forbidden line)"), (path.read_text() if path.is_file() else None)
+
+
+def cycle(dot):
+    """The red cycle's edges, (from, to, name), as graph.c draws a candidate's."""
+    return re.findall(r'^  (e\d+) -> (e\d+) \[color=red, penwidth=3.5, headlabel="([\w-]+)"', dot, re.M)
 
 
 def nodes(dot):
@@ -75,7 +96,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as d:
         scratch = pathlib.Path(d)
         got = {name: graphs(args.explore_litmus, args.tests / f"{name}.litmus", scratch)
-               for name in ("Mutex", "2+2W+rlx", "MP+fences", "MP+na+rel+acq", "SB+rlx", "MP+rlx")}
+               for name in ("Mutex", "2+2W+rlx", "MP+fences", "MP+na+rel+acq", "SB+rlx", "MP+rlx", "S+rel+acq")}
     for name, states in got.items():
         for state, dot in states.items():
             check_common(name, state, dot, problems)
@@ -125,6 +146,39 @@ def main(argv):
     labels = nodes(dot)
     if not any(labels[a].startswith("load x") and labels[b].startswith("store x") for a, b in edges(dot, "sienna")):
         problems.append("MP+rlx 1:r0=1; 1:r1=0;: no from-read edge from the stale load of x to the store of x")
+
+    # S+rel+acq, where P1 read the flag: the store of x <- 2 happens before
+    # P1's store of x <- 1 (release, acquire, po), which is why mo orders them so.
+    dot = got["S+rel+acq"]["1:r0=1; [x]=1;"]
+    labels = nodes(dot)
+    if not any(labels[a].startswith("store x <- 2") and labels[b].startswith("store x <- 1")
+               for a, b in edges(dot, "darkgreen, style=dotted")):
+        problems.append("S+rel+acq 1:r0=1; [x]=1;: no hb edge from the store of 2 to the store of 1")
+
+    # The forbidden candidates: the cycle of each, and the axiom it breaks.
+    with tempfile.TemporaryDirectory() as d:
+        scratch = pathlib.Path(d)
+        wanted = {  # test: (the axiom, the cycle's edges by name, in a cycle's order from some edge)
+            "MP+rel+acq": ("coherence", ["hb", "fr"]),
+            "SB+sc": ("sc", ["po", "fr", "po", "fr"]),
+            "FetchAdd+rlx": ("atomicity", ["fr", "mo"]),
+        }
+        for name, (axiom, names) in wanted.items():
+            said, dot = candidate(args.explore_litmus, args.tests / f"{name}.litmus", scratch)
+            if dot is None or f"| {axiom}: " not in said:
+                problems.append(f"{name}: forbidden candidate {said!r}, not one breaking {axiom}")
+                continue
+            check_common(name, "(forbidden)", dot, problems)
+            got_cycle = cycle(dot)
+            ring = [n for _, _, n in got_cycle]
+            closed = all(got_cycle[k][1] == got_cycle[(k + 1) % len(got_cycle)][0] for k in range(len(got_cycle)))
+            if not closed or len(ring) != len(names) or not any(ring[k:] + ring[:k] == names for k in range(len(ring))):
+                problems.append(f"{name}: the red cycle is {got_cycle}, not a closed {' ; '.join(names)}")
+            if f"FORBIDDEN, {axiom}:" not in dot:
+                problems.append(f"{name}: the axiom ({axiom}) is not named under the graph")
+        said, dot = candidate(args.explore_litmus, args.tests / "LB+rlx.litmus", scratch)
+        if said != "none" or dot is not None:
+            problems.append(f"LB+rlx: forbidden candidate {said!r}: its only candidates have sb ∪ rf cyclic")
 
     # MP+na+rel+acq: the outcome the chapter draws has its graph.
     if "1:r0=1; 1:r1=1;" not in got["MP+na+rel+acq"]:
