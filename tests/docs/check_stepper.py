@@ -447,27 +447,33 @@ class Stepping:
 
 
 def check_page(tab, site, page, names, width):
-    """PAGE's steppers at WIDTH: stepped, started from the address, their controls' fit."""
+    """PAGE's steppers at WIDTH, in one load of the page (a page may have
+    many): each stepped, then started from the address (#step=NAME:N: the
+    first as the page loads, the others as the address changes), then, on
+    a phone, its controls' fit at each of its rows."""
     rel, problems = page.relative_to(site), []
-    url = page.resolve().as_uri()
+    url, where = page.resolve().as_uri(), f"{rel} at {width} px"
     tab.width(width)
+    tab.load(url)
+    if not tab.probe(f"state({json.dumps(names[0])})")["bars"]:
+        return [f"{where}: the stepper's script did not start (no controls)"]
     for name in names:
-        tab.load(url)
-        where = f"{rel} at {width} px"
-        if not tab.probe(f"state({json.dumps(name)})")["bars"]:
-            problems.append(f"{where}: the stepper's script did not start (no controls)")
-            return problems
         problems += Stepping(tab, where, name).run()
+    for i, name in enumerate(names):
         lines = tab.probe(f"lines({json.dumps(name)})")
-        if len(lines) > 1:
-            tab.load(f"{url}#step={name}:{lines[1]}")
-            s = Stepping(tab, where, name)
-            s.expect(1, f"loaded at #step={name}:{lines[1]}")
-            problems += s.problems
+        if len(lines) < 2:
+            continue
+        address = f"#step={name}:{lines[1]}"
+        if i == 0:
+            tab.load(url + address)
+        else:
+            tab.js(f"window.location.hash = {json.dumps(address)}; new Promise(function (r) {{ setTimeout(r, 50); }})")
+        s = Stepping(tab, where, name)
+        s.expect(1, f"{'loaded at' if i == 0 else 'the address changed to'} {address}")
+        problems += s.problems
     if width < 600:
-        for name in names:
-            tab.load(url)
-            problems += [f"{rel} at {width} px: stepper {name}: {p}" for p in tab.probe(f"controlsFit({json.dumps(name)})")]
+        problems += [f"{where}: stepper {name}: {p}" for name in names
+                     for p in tab.probe(f"controlsFit({json.dumps(name)})")]
     return problems
 
 
