@@ -12,8 +12,8 @@
  * One statement at a time, recursively. An atomic operation, a fence, a
  * lock goes to the explorer with its own site (site.c), so that its trace
  * line names the litmus file's line and location (`MP.litmus:17 load y`);
- * a plain access also gets a note in the thread's column saying it was
- * plain (`MP.litmus:9 plain write x <- 1 (the store above, not atomic)`).
+ * a plain access's line says it is one (`MP.litmus:9 plain write x <- 1
+ * (not atomic)`): one event, one line, one box in a graph.
  */
 #include "litmus.h"
 
@@ -37,8 +37,6 @@ typedef struct frame {
     int thread;
     int *regs;
 } frame;
-
-static const char *loc_name(const frame *f, int loc) { return f->t->locs[loc].name; }
 
 /* The location an access works on: its own, or the one whose address its
  * register holds as it runs (herd's address dependency: int *r2 =
@@ -99,18 +97,13 @@ void __tsan_write_range(void *p, unsigned long size);
 static int plain_read(const frame *f, const explore_site *site, int loc)
 {
     __tsan_read_range(f->m->cell[loc], sizeof(int));
-    int v = plain_op(f, site, loc, 0);
-    explore_note("%s:%d plain read %s -> %d (the load above, not atomic)", base(f->t->path), site->line,
-                 loc_name(f, loc), v);
-    return v;
+    return plain_op(f, site, loc, 0);
 }
 
 static void plain_write(const frame *f, const explore_site *site, int loc, int v)
 {
     __tsan_write_range(f->m->cell[loc], sizeof(int));
     plain_op(f, site, loc, (uintptr_t)v);
-    explore_note("%s:%d plain write %s <- %d (the store above, not atomic)", base(f->t->path), site->line,
-                 loc_name(f, loc), v);
 }
 
 static int load(const frame *f, const expr *e)

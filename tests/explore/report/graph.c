@@ -394,7 +394,7 @@ static void node(FILE *f, const box *b)
     const event *e = event_at(b->event);
     bool hot = blamed(b->event) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
     const char *color = hot ? "orangered" : e->kind == EV_ATOMIC && e->order != e->written ? "purple" : "black";
-    const char *style = e->kind == EV_NOTE ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
+    const char *style = e->kind == EV_NOTE || e->plain ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
     fprintf(f, "  e%d [", b->event);
     pin(f, b->x, b->y);
     /* the trace line it is, for a page's stepper (the SVG keeps the class) */
@@ -466,7 +466,7 @@ static int program_order(FILE *f)
         prev[b->col] = b->event;
         const event *e = event_at(b->event);
         kinds |= e->kind == EV_FENCE ? K_FENCE : 0;
-        kinds |= e->kind == EV_NOTE ? K_PLAIN : 0;
+        kinds |= e->kind == EV_NOTE || (e->kind == EV_ATOMIC && e->plain) ? K_PLAIN : 0;
         kinds |= e->kind == EV_ATOMIC && e->order != e->written ? K_WEAK : 0;
     }
     return kinds;

@@ -60,6 +60,16 @@ static void format_atomic(const event *e, char *buf, size_t size)
     what_it_saw(e, saw, sizeof saw);
     const char *at = base_name(e->site->file);
     int line = e->site->line;
+    /* a non-atomic access (a litmus file's *x), which the model runs as a
+     * relaxed one: one line, named for what the source wrote */
+    if (e->plain && e->op == OP_LOAD) {
+        snprintf(buf, size, "%s:%d plain read %s -> %s  (not atomic)%s", at, line, f, out, saw);
+        return;
+    }
+    if (e->plain && e->op == OP_STORE) {
+        snprintf(buf, size, "%s:%d plain write %s <- %s  (not atomic)%s", at, line, f, in, saw);
+        return;
+    }
     switch (e->op) {
     case OP_LOAD:
         snprintf(buf, size, "%s:%d load %s -> %s  [%s]%s", at, line, f, out, order, saw);
