@@ -43,6 +43,19 @@
 
 #define EXPLORE_VALUE_TYPE(p) __typeof__((void)0, *(p))
 
+/* The step's thread-locals (the sequencer's run queue): the scenario's
+ * threads are coroutines on one OS thread (thread.c), so a real
+ * _Thread_local would be one copy shared by all of them. Each becomes a
+ * plain static in the section explore_tls instead, whose bytes thread.c
+ * saves and restores as the turn passes: each thread sees its own copy,
+ * starting as the program did. (A keyword defined as a macro: only in
+ * this second build of the step, where gcc and clang take it.) */
+#ifdef __APPLE__
+#define _Thread_local __attribute__((section("__DATA,explore_tls")))
+#else
+#define _Thread_local __attribute__((section("explore_tls")))
+#endif
+
 #ifdef __APPLE__
 #define EXPLORE_SITES_SECTION "__DATA,explore_sites"
 #else

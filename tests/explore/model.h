@@ -191,6 +191,8 @@ void datarace_init(int thread, const event *init, size_t size);
 void datarace_free(int thread, const volatile void *p, size_t size, const event *free_event);
 void datarace_quiet(bool on); /* the scenario observing, not the program (explore_unchecked) */
 bool datarace_is_quiet(void);
+int datarace_quiet_level(void);           /* the running thread's (thread.c carries it across a switch) */
+void datarace_set_quiet_level(int level);
 bool datarace_settled(int thread, const volatile void *p, size_t size); /* every write happens before */
 /* unordered.c: one sentence on why thread `from`'s access at epoch e is not
  * ordered before thread `to`'s current point. */
@@ -300,6 +302,7 @@ bool execution_in_reference(void); /* the schedule that just ran */
 /* ---- thread.c: the threads and their turns ------------------------------- */
 
 int thread_self(void);
+bool thread_local_memory(const volatile void *p); /* p is in the step's thread-locals: each thread's own copy */
 int thread_count(void);
 const char *thread_name(int thread);
 void thread_wait_turn(int self, step next); /* a scheduling point: wait until the scheduler names self */
@@ -354,6 +357,7 @@ void fail_reset(void);
 void fail_record(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void fail_unwind(void);
 void fail_catch(jmp_buf *where); /* NULL: nothing catches it, the failure line alone ends the process */
+jmp_buf *fail_catching(void);     /* the running thread's (thread.c carries it across a switch) */
 bool fail_pending(void);
 const char *fail_kind(void);
 const char *fail_message(void);

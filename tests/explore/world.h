@@ -11,11 +11,12 @@
  * (model/location_state.h for model/location.c) and read only by that
  * file, through its st(). The hooks' entry points, called by the step's
  * code with no context, reach it through the pointer, as loom's do
- * through its scoped thread-local: here a plain global, because a
- * schedule runs on several threads (the scenario's, taking turns) and
- * all of them read the same world. What is per explorer thread (its
- * index, where it unwinds to, its trampolines' nesting, its quiet flag)
- * stays thread-local in its file.
+ * through its scoped thread-local: here a plain global, on the one OS
+ * thread the scenario's threads take turns on as coroutines (thread.c).
+ * What is per scenario thread is kept here per thread (the trampolines'
+ * nesting), or is the running thread's and goes with the turn (where it
+ * unwinds to, its quiet flag: thread.c's switch_to saves and restores
+ * them).
  *
  * run.c resets the per-schedule parts in one place (run_once), in order;
  * the rest is the search's configuration, set once when it starts

@@ -27,7 +27,6 @@
 
 /* This file's part of the schedule's world, through the one pointer (world.h). */
 static inline fail_state *st(void) { return &world->fail; }
-static _Thread_local jmp_buf *t_catch; /* where this thread unwinds to */
 
 evidence *fail_evidence(void) { return &st()->evidence; }
 void explore_culprit(const volatile void *obj) { st()->evidence.culprit = obj; }
@@ -48,7 +47,8 @@ void fail_blame(const event *e)
 bool fail_pending(void) { return st()->failed; }
 const char *fail_kind(void) { return st()->kind; }
 const char *fail_message(void) { return st()->message; }
-void fail_catch(jmp_buf *where) { t_catch = where; }
+void fail_catch(jmp_buf *where) { st()->unwind = where; }
+jmp_buf *fail_catching(void) { return st()->unwind; }
 
 static void record(const char *kind, const char *fmt, va_list ap)
 {
@@ -69,8 +69,8 @@ void fail_record(const char *kind, const char *fmt, ...)
 
 _Noreturn void fail_unwind(void)
 {
-    if (t_catch)
-        longjmp(*t_catch, 1);
+    if (st()->unwind)
+        longjmp(*st()->unwind, 1);
     /* Outside a schedule (nothing caught it): the failure line alone. */
     fflush(stderr);
     printf("\nexplore: FAILED (%s): %s\n", st()->kind, st()->message);

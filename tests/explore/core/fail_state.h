@@ -11,6 +11,7 @@ typedef struct fail_state {
     bool failed;
     char kind[64];
     char message[2048];
+    jmp_buf *unwind; /* where the running thread unwinds to (thread.c saves it across a switch) */
 } fail_state;
 
 #endif /* LOCKSTEP_EXPLORE_FAIL_STATE_H */

@@ -10,7 +10,7 @@
 static explore_world g_world = {
     .datarace = {.generation = 1}, /* 0 marks a shadow entry empty */
     .path = {.bound = 2},
-    .thread = {.mx = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .running = EXPLORE_MAIN},
+    .thread = {.running = EXPLORE_MAIN, .current = EXPLORE_MAIN},
 };
 
 explore_world *world = &g_world;

@@ -197,18 +197,21 @@ void explore_atomic_init(volatile void *obj, size_t size, uintptr_t value, const
 
 /* ---- how deep the step's trampolines nest ------------------------------------ */
 
-static _Thread_local int t_nesting;
-
 void explore_coro_resume(struct lockstep_coro *h)
 {
-    if (++t_nesting > st()->max_nesting)
-        st()->max_nesting = t_nesting;
+    int *nesting = &st()->nesting[thread_self()];
+    if (++*nesting > st()->max_nesting)
+        st()->max_nesting = *nesting;
     event *e = event_silent(EV_RESUME, thread_self(), NULL);
     e->obj = h;
-    e->depth = t_nesting;
+    e->depth = *nesting;
     lockstep_coro_resume(h);
-    --t_nesting;
+    --st()->nesting[thread_self()];
 }
 
-void point_reset(void) { st()->max_nesting = 0; }
+void point_reset(void)
+{
+    st()->max_nesting = 0;
+    memset(st()->nesting, 0, sizeof st()->nesting);
+}
 int explore_resume_nesting(void) { return st()->max_nesting; }

@@ -10,6 +10,7 @@ typedef struct point_state {
     bool spurious;   /* the search's option: a weak compare-exchange may fail spuriously */
     bool candidates; /* the search's option: the candidate search, where psc refuses nothing */
     int max_nesting; /* the deepest nesting of the step's trampolines since the threads started */
+    int nesting[EXPLORE_MAX_THREADS + 1]; /* each thread's (main's too) resumes inside one another, now */
 } point_state;
 
 #endif /* LOCKSTEP_EXPLORE_POINT_STATE_H */

@@ -18,7 +18,7 @@
 
 static void plain_access(const volatile void *p, size_t size, bool write, const void *pc)
 {
-    if (!thread_running())
+    if (!thread_running() || thread_local_memory(p)) /* each thread has its own copy (thread.c) */
         return;
     int t = thread_self();
     path_touch(t, p, size, write, datarace_is_quiet()); /* the search's dependence (step.c) */

@@ -28,7 +28,6 @@
 
 /* This file's part of the schedule's world, through the one pointer (world.h). */
 static inline datarace_state *st(void) { return &world->datarace; }
-static _Thread_local int t_quiet; /* per thread: the scenario observing (explore_unchecked) */
 
 void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx)
 {
@@ -38,8 +37,10 @@ void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx)
     st()->race_ctx = ctx;
 }
 
-void datarace_quiet(bool on) { t_quiet += on ? 1 : -1; }
-bool datarace_is_quiet(void) { return t_quiet != 0; }
+void datarace_quiet(bool on) { st()->quiet += on ? 1 : -1; }
+bool datarace_is_quiet(void) { return st()->quiet != 0; }
+int datarace_quiet_level(void) { return st()->quiet; }
+void datarace_set_quiet_level(int level) { st()->quiet = level; }
 void explore_unchecked(bool on)
 {
     if (on)

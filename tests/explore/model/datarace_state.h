@@ -32,6 +32,7 @@ typedef struct datarace_state {
     void (*on_race)(void *ctx, const char *what);
     void *race_ctx; /* on_race's argument: the scenario's context */
     bool reported; /* this access has been reported already (on_race: the schedule goes on) */
+    int quiet;     /* the running thread's: the scenario observing (thread.c carries it across a switch) */
 } datarace_state;
 
 #endif /* LOCKSTEP_EXPLORE_DATARACE_STATE_H */

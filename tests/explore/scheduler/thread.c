@@ -1,11 +1,26 @@
 /*
- * Threads and turns: real threads, one at a time.
+ * Threads and turns: coroutines, one at a time, on the explorer's own
+ * thread.
  *
- * Each scenario thread stops at every scheduling point (hook.h) and waits
- * until the scheduler names it. The thread that is running decides who
- * goes next when it reaches its next point (or ends), so at any moment
- * exactly one thread runs; the others wait on st()->cv. Where two or more
- * could go, the choice is a decision of the search (path.c).
+ * Each scenario thread is a coroutine (a context and a stack of its own,
+ * ucontext), and so is the main thread, which runs the scenario's setup
+ * and checks. A scenario thread stops at every scheduling point (hook.h);
+ * the thread that is running decides who goes next when it reaches its
+ * next point (or ends), and switches to it: passing the turn is a function
+ * call (swapcontext), not a hand-off between OS threads, so exactly one
+ * thread runs at any moment by construction. Where two or more could go,
+ * the choice is a decision of the search (path.c).
+ *
+ * What is per thread and lives outside the world goes with the turn
+ * (switch_to): where a failure unwinds to (fail.c), how quiet the race
+ * check is (datarace.c), and the code under test's own thread-locals. A
+ * step's `_Thread_local` (the sequencer's run queue) is, under the
+ * explorer, a plain static in the section explore_tls (hook.h): one copy,
+ * which the leaving thread's bytes are saved from and the next thread's
+ * restored to, as a kernel saves registers. Each thread starts with the
+ * section as the program did. Its accesses are no data races (each thread
+ * has its own copy) and no dependence of the search (tsan.c asks
+ * thread_local_memory).
  *
  * A thread that has arrived at a point may still be unable to go: its next
  * operation locks a mutex another thread holds, it waits on a condition
@@ -13,22 +28,126 @@
  * holds (explore_wait_until). Who holds which mutex is kept here, since it
  * decides who can run; mutex.c models the calls themselves. Nobody able to
  * run while some thread has not finished is a deadlock.
+ *
+ * ucontext, not a switch of our own in assembly: POSIX's (removed from
+ * POSIX.1-2008, kept by glibc and musl, deprecated but present on macOS,
+ * where _XOPEN_SOURCE unlocks it), one API on x86-64 and arm64 alike, and
+ * a few lines a reader can follow. Its price, a signal-mask system call
+ * per switch in glibc, is a fraction of a microsecond.
  */
+#define _XOPEN_SOURCE 700 /* ucontext (before any header) */
+#if defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* and MAP_ANON */
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+#else
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include "world.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
 
 /* This file's part of the schedule's world, through the one pointer (world.h). */
 static inline thread_state *st(void) { return &world->thread; }
-static _Thread_local int t_self = EXPLORE_MAIN; /* per thread: which scenario thread it is */
 
-int thread_self(void) { return t_self; }
-int explore_self(void) { return t_self; }
+int thread_self(void) { return st()->current; }
+int explore_self(void) { return st()->current; }
 int thread_count(void) { return st()->nthreads; }
 const char *thread_name(int i) { return st()->threads[i].name; }
 bool thread_running(void) { return st()->in_schedule; }
+
+/* ---- the coroutines ------------------------------------------------------- */
+
+/* A scenario thread's stack: as large as a real thread's would be for what
+ * the steps do (a resume chain that nests is what `stack grows` reports),
+ * mapped lazily, with a guard page below it so that an overflow faults
+ * (crash.c reports it) instead of writing over a neighbour. */
+#define STACK_SIZE (1024 * 1024)
+
+struct coroutine {
+    ucontext_t context;
+    unsigned char *stack; /* the mapping, guard page first; NULL for main's (its own stack) */
+    jmp_buf *unwind;      /* fail.c's catch while another thread runs */
+    int quiet;            /* datarace.c's quiet level, likewise */
+    unsigned char *tls;   /* the step's thread-locals, likewise */
+};
+
+/* The step's thread-locals (hook.h puts them in this section); this file
+ * puts a byte there too, so that the section, and its bounds, exist in
+ * every binary. */
+#ifdef __APPLE__
+#define EXPLORE_TLS_SECTION "__DATA,explore_tls"
+extern unsigned char tls_start[] __asm("section$start$__DATA$explore_tls");
+extern unsigned char tls_stop[] __asm("section$end$__DATA$explore_tls");
+#else
+#define EXPLORE_TLS_SECTION "explore_tls"
+extern unsigned char __start_explore_tls[];
+extern unsigned char __stop_explore_tls[];
+#define tls_start __start_explore_tls
+#define tls_stop __stop_explore_tls
+#endif
+__attribute__((used, section(EXPLORE_TLS_SECTION))) static unsigned char tls_anchor;
+
+static size_t tls_size(void) { return (size_t)(tls_stop - tls_start); }
+
+bool thread_local_memory(const volatile void *p)
+{
+    const volatile unsigned char *c = p;
+    return c >= tls_start && c < tls_stop;
+}
+
+static struct coroutine *coroutine_of(int thread)
+{
+    struct coroutine **slot = &st()->coroutines[thread];
+    if (*slot)
+        return *slot;
+    struct coroutine *c = calloc(1, sizeof *c);
+    unsigned char *tls = malloc(tls_size());
+    if (!c || !tls) {
+        fputs("explore: no memory for a thread\n", stderr);
+        exit(2);
+    }
+    c->tls = tls;
+    if (thread != EXPLORE_MAIN) {
+        long page = sysconf(_SC_PAGESIZE);
+        c->stack = mmap(NULL, STACK_SIZE + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (c->stack == MAP_FAILED || mprotect(c->stack, (size_t)page, PROT_NONE) != 0) {
+            perror("explore: a thread's stack");
+            exit(2);
+        }
+    }
+    return *slot = c;
+}
+
+/* Hands the CPU from the running thread to `next`, carrying the per-thread
+ * state across; returns when some thread hands it back. */
+static void switch_to(int next)
+{
+    int self = st()->current;
+    if (next == self)
+        return;
+    struct coroutine *from = coroutine_of(self), *to = coroutine_of(next);
+    from->unwind = fail_catching();
+    from->quiet = datarace_quiet_level();
+    memcpy(from->tls, tls_start, tls_size());
+    fail_catch(to->unwind);
+    datarace_set_quiet_level(to->quiet);
+    memcpy(tls_start, to->tls, tls_size());
+    st()->current = next;
+    if (swapcontext(&from->context, &to->context) != 0) {
+        perror("explore: swapcontext");
+        exit(2);
+    }
+}
 
 /* ---- mutex ownership ---------------------------------------------------- */
 
@@ -73,8 +192,8 @@ static bool runnable(const xthread *t)
     return t->arrived && !t->done && !t->waits && !(t->wants && held_of(t->wants)) && !(t->until && !until_holds(t));
 }
 
-/* Records the deadlock (fail.c) without unwinding: the deciding thread holds
- * st()->mx, and decide() hands the turn to main, which unwinds. */
+/* Records the deadlock (fail.c) without unwinding: decide() hands the
+ * turn to main, which unwinds. */
 static void deadlock(void)
 {
     char why[256];
@@ -102,13 +221,13 @@ static void deadlock(void)
     fail_record("deadlock", "nobody can run, and not every thread has finished:%s", why);
 }
 
-/* Picks who runs next and wakes it. Called with st()->mx held by the thread that
- * just reached a point or ended (current), or by main at the start. */
+/* Picks who runs next (st()->running); the caller switches to it. Called
+ * by the thread that just reached a point or ended (current), or by main
+ * at the start. */
 static void decide(int current)
 {
     if (fail_pending()) { /* after a failure only main runs again: it unwinds to run.c, which reports */
         st()->running = EXPLORE_MAIN;
-        pthread_cond_broadcast(&st()->cv);
         return;
     }
     unsigned enabled = 0, waiting = 0;
@@ -132,74 +251,62 @@ static void decide(int current)
             fail_record("explorer", "%s", path_error());
     }
     st()->running = fail_pending() ? EXPLORE_MAIN : choice; /* a deadlock or a search error just recorded */
-    pthread_cond_broadcast(&st()->cv);
 }
 
 /* ---- the scheduling points ------------------------------------------------ */
 
 void thread_wait_turn(int self, step next)
 {
-    pthread_mutex_lock(&st()->mx);
     st()->threads[self].arrived = true;
     st()->threads[self].next = next;
     if (next.kind == STEP_SYNC && st()->threads[self].wants)
         st()->threads[self].next.reads = true; /* it locks the mutex (path.c's races) */
     decide(self);
-    while (st()->running != self)
-        pthread_cond_wait(&st()->cv, &st()->mx);
+    switch_to(st()->running); /* back here when a decision names self again */
     st()->threads[self].arrived = false;
-    pthread_mutex_unlock(&st()->mx);
 }
 
 void thread_wants(int self, pthread_mutex_t *m) { st()->threads[self].wants = m; }
 
 void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m)
 {
-    pthread_mutex_lock(&st()->mx);
     st()->threads[self].waits = c;
     st()->threads[self].wants = m;
-    pthread_mutex_unlock(&st()->mx);
 }
 
 int thread_wake(pthread_cond_t *c, bool all)
 {
     int woken = 0;
-    pthread_mutex_lock(&st()->mx);
     for (int i = 0; i < st()->nthreads && (all || !woken); ++i)
         if (st()->threads[i].waits == c) {
             st()->threads[i].waits = NULL;
             ++woken;
         }
-    pthread_mutex_unlock(&st()->mx);
     return woken;
 }
 
 void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what)
 {
-    if (t_self == EXPLORE_MAIN)
+    int self = st()->current;
+    if (self == EXPLORE_MAIN)
         return;
-    st()->threads[t_self].until = ready;
-    st()->threads[t_self].until_arg = arg;
-    st()->threads[t_self].until_what = what;
-    thread_wait_turn(t_self, (step){.kind = STEP_ANY});
-    st()->threads[t_self].until = NULL;
-    event_note(t_self, "(waited until %s)", what);
+    st()->threads[self].until = ready;
+    st()->threads[self].until_arg = arg;
+    st()->threads[self].until_what = what;
+    thread_wait_turn(self, (step){.kind = STEP_ANY});
+    st()->threads[self].until = NULL;
+    event_note(self, "(waited until %s)", what);
 }
 
 /* ---- one run's threads ------------------------------------------------------ */
 
-static void *thread_main(void *arg)
+/* A scenario thread's coroutine, from its first turn to its end. It never
+ * returns: its last decision hands the CPU on, and nothing switches back
+ * to a thread that has finished (the next schedule starts it afresh). */
+static void thread_main(void)
 {
-    int self = (int)(intptr_t)arg;
-    t_self = self;
-    pthread_mutex_lock(&st()->mx);
-    ++st()->arrived_at_start;
-    st()->threads[self].arrived = true;
-    pthread_cond_broadcast(&st()->cv);
-    while (st()->running != self)
-        pthread_cond_wait(&st()->cv, &st()->mx);
+    int self = st()->current;
     st()->threads[self].arrived = false;
-    pthread_mutex_unlock(&st()->mx);
 
     /* A failure on this thread (explore_fail) unwinds to here: the thread
      * ends, and main, which decide() hands the turn to, reports it. */
@@ -210,13 +317,13 @@ static void *thread_main(void *arg)
     }
     fail_catch(NULL);
 
-    pthread_mutex_lock(&st()->mx);
     st()->threads[self].done = true;
     if (!fail_pending())
         event_note(self, "(finished)");
     decide(self);
-    pthread_mutex_unlock(&st()->mx);
-    return NULL;
+    switch_to(st()->running);
+    fputs("explore: a finished thread was resumed\n", stderr); /* unreachable: decide() never names it */
+    abort();
 }
 
 void thread_setup(const explore_scenario *s, void *ctx)
@@ -224,34 +331,52 @@ void thread_setup(const explore_scenario *s, void *ctx)
     st()->in_schedule = true;
     st()->nheld = 0;
     st()->nthreads = s->nthreads;
+    st()->current = EXPLORE_MAIN;
     for (int i = 0; i < s->nthreads; ++i)
         st()->threads[i] = (xthread){.fn = s->threads[i], .ctx = ctx, .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
+    if (!st()->tls_pristine) { /* the first schedule: the thread-locals as the program left them, before any ran */
+        st()->tls_pristine = malloc(tls_size());
+        if (!st()->tls_pristine) {
+            fputs("explore: no memory for the thread-locals\n", stderr);
+            exit(2);
+        }
+        memcpy(st()->tls_pristine, tls_start, tls_size());
+    }
+}
+
+/* Makes thread i's coroutine start at thread_main, on its own stack, with
+ * the thread-locals a new thread gets. */
+static void start(int i)
+{
+    struct coroutine *c = coroutine_of(i);
+    long page = sysconf(_SC_PAGESIZE);
+    if (getcontext(&c->context) != 0) {
+        perror("explore: getcontext");
+        exit(2);
+    }
+    c->context.uc_stack.ss_sp = c->stack + page;
+    c->context.uc_stack.ss_size = STACK_SIZE;
+    c->context.uc_link = NULL;
+    makecontext(&c->context, thread_main, 0);
+    c->unwind = NULL;
+    c->quiet = 0;
+    memcpy(c->tls, st()->tls_pristine, tls_size());
+    st()->threads[i].arrived = true; /* every thread waits at its start for its first turn */
 }
 
 void thread_run_all(void)
 {
-    st()->arrived_at_start = 0;
     st()->running = EXPLORE_MAIN;
-    for (int i = 0; i < st()->nthreads; ++i)
-        clock_thread_start(i);
-    for (int i = 0; i < st()->nthreads; ++i)
-        if (pthread_create(&st()->threads[i].pt, NULL, thread_main, (void *)(intptr_t)i) != 0) {
-            fputs("explore: pthread_create failed\n", stderr);
-            exit(2);
-        }
-    pthread_mutex_lock(&st()->mx);
-    while (st()->arrived_at_start < st()->nthreads)
-        pthread_cond_wait(&st()->cv, &st()->mx);
-    decide(EXPLORE_MAIN); /* every thread waits at its start: the first decision */
-    while (st()->running != EXPLORE_MAIN)
-        pthread_cond_wait(&st()->cv, &st()->mx);
-    pthread_mutex_unlock(&st()->mx);
-    if (fail_pending()) /* the other threads stay parked at their turns: the process ends */
-        fail_unwind();
     for (int i = 0; i < st()->nthreads; ++i) {
-        pthread_join(st()->threads[i].pt, NULL);
-        clock_thread_join(i);
+        clock_thread_start(i);
+        start(i);
     }
+    decide(EXPLORE_MAIN); /* the first decision */
+    switch_to(st()->running); /* back here when every thread finished, or a failure */
+    if (fail_pending()) /* the other threads stay where they are: the process ends */
+        fail_unwind();
+    for (int i = 0; i < st()->nthreads; ++i)
+        clock_thread_join(i);
 }
 
 void thread_end_schedule(void) { st()->in_schedule = false; }

@@ -5,8 +5,12 @@
 
 #include "model.h"
 
+/* A scenario thread's coroutine, or the main thread's: its context and
+ * stack, and what it keeps while another runs (thread.c; the type is
+ * thread.c's alone, so that no other file needs <ucontext.h>). */
+struct coroutine;
+
 typedef struct xthread {
-    pthread_t pt;
     void (*fn)(void *ctx);
     void *ctx;               /* the scenario's context, fn's argument */
     const char *name;
@@ -27,19 +31,20 @@ typedef struct held {
     int lock_event;
 } held;
 
-/* The schedule's threads and turns, its part of the world (world.h). mx
- * and cv are the real mutex and condition variable the turns are handed
- * over with. */
+/* The schedule's threads and turns, its part of the world (world.h). The
+ * coroutines (one per scenario thread, and main's, EXPLORE_MAIN) are made
+ * once, on first use, and live as long as the process: a schedule only
+ * starts each one afresh. */
 typedef struct thread_state {
-    pthread_mutex_t mx;
-    pthread_cond_t cv;
     xthread threads[EXPLORE_MAX_THREADS];
     int nthreads;
-    int running; /* who may run */
-    int arrived_at_start;
+    int running; /* who may run: the one the last decision named */
+    int current; /* who is running: the coroutine on the CPU */
     bool in_schedule;
     held held[16];
     int nheld;
+    struct coroutine *coroutines[EXPLORE_MAX_THREADS + 1];
+    unsigned char *tls_pristine; /* the step's thread-locals as the program started (hook.h) */
 } thread_state;
 
 #endif /* LOCKSTEP_EXPLORE_THREAD_STATE_H */
