@@ -1,13 +1,16 @@
 /*
  * The interpreter of a litmus thread's statements.
  *
- * This file is compiled the way the explorer compiles a step's sources
- * (CMakeLists.txt): hook.h force-included and ThreadSanitizer's
- * instrumentation on. So each atomic operation below is one of the
- * explorer's scheduling points, run under its C11 model with the order the
- * litmus file wrote (a runtime value here). A plain access (*x) is one
- * too: it runs as the model's relaxed access to the same location, and
- * reaches the race check as a plain access (plain_read, plain_write).
+ * This file is compiled with hook.h force-included (CMakeLists.txt), as
+ * the explorer compiles a step's sources. So each atomic operation below
+ * is one of the explorer's scheduling points, run under its C11 model with
+ * the order the litmus file wrote (a runtime value here). A plain access
+ * (*x) is one too: it runs as the model's relaxed access to the same
+ * location, and reaches the race check as a plain access (plain_read,
+ * plain_write, which call ThreadSanitizer's entry points by hand). The
+ * file is not instrumented, as a step's sources are: its own memory (the
+ * frames, the registers, the parsed test) is the interpreter's, not the
+ * litmus program's, and no race of the program's can be in it.
  *
  * One statement at a time, recursively. An atomic operation, a fence, a
  * lock goes to the explorer with its own site (site.c), so that its trace
