@@ -232,32 +232,10 @@ class Tab:
 PRINTED = r"src/(steps/(03|07)-|common/|tests/mutants/)"
 PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
 
-# The reading order's pages beyond the steps, after the last step's lab. The
-# explorer's reference (tests/explore/REFERENCE.md) comes right after the
-# explorer's page, under whatever name the site gives it: reference_page().
-COURSE_ORDER = ["litmus.html", "explorer.html", "mutants.html", "errata.html", "glossary.html"]
-REFERENCE_MD = Path(__file__).resolve().parent.parent / "explore" / "REFERENCE.md"
 # A step's pages, in its reading order (deep: a README's depths), and the
 # API page loaded for each step.
 STEP_PAGES = ("index.html", "deep.html", "walkthrough.html", "lab.html")
 API_PAGE = "task_8h.html"
-
-
-def reference_page(site):
-    """The site's page of the explorer's reference: the top-level page whose
-    <title> holds REFERENCE.md's title (its first line), or None."""
-    if not REFERENCE_MD.is_file():
-        return None
-    with REFERENCE_MD.open(encoding="utf-8") as f:
-        title = re.sub(r"^#+ *| *\{#[^}]*\}$", "", f.readline().strip()).replace("`", "")
-    for page in sorted(site.iterdir()):
-        if not page.name.endswith(".html"):
-            continue
-        with page.open(encoding="utf-8", errors="replace") as f:
-            m = re.search(r"<title>(.*?)</title>", f.read(4096), re.S)
-        if m and title in html.unescape(m.group(1)):
-            return page.name
-    return None
 
 
 def log_skip(line):
@@ -329,18 +307,6 @@ def kind(rel):
     return "course"
 
 
-def reading_order(site):
-    """The pages a student reads in order, from the home page to the end."""
-    order = ["index.html"]
-    for html_dir in step_dirs(site):
-        order += [f"{html_dir.parent.name}/html/{page}" for page in STEP_PAGES if (html_dir / page).is_file()]
-    course = list(COURSE_ORDER)
-    ref = reference_page(site)
-    if ref:
-        course.insert(course.index("explorer.html") + 1, ref)
-    return order + [p for p in course if (site / p).is_file()]
-
-
 def linked_page(site, href):
     """The page a pager's file:// HREF names, relative to SITE (None: no link).
     A URL's path, not a file's: os.path.relpath, which walks up too."""
@@ -348,37 +314,21 @@ def linked_page(site, href):
 
 
 def check_pagers(site, pagers):
-    """Previous/next on every course page and diff page, in one order."""
-    return check_order(site, pagers) + check_diff_order(site, pagers)
-
-
-def check_order(site, pagers):
-    """Previous and next of every page of the reading order that has a pager."""
+    """The pagers as drawn agree with one another: a page's next names the
+    page whose previous names it. Which page comes after which (the book's
+    order: the litmus chapter after step 01's README, each diff after its
+    step's README, every page on it once) is check_links.py's, which reads
+    the same links from the HTML; here, that the rendered pager shows them."""
     problems = []
-    order = reading_order(site)
-    for i, page in enumerate(order):
-        if page not in pagers:
-            continue
-        prev, nxt = (linked_page(site, h) for h in pagers[page])
-        want_prev = order[i - 1] if i else None
-        want_next = order[i + 1] if i + 1 < len(order) else None
-        if prev != want_prev:
-            problems.append(f"{page}: previous is {prev or 'missing'}, the reading order says {want_prev or 'none'}")
-        if nxt != want_next:
-            problems.append(f"{page}: next is {nxt or 'missing'}, the reading order says {want_next or 'none'}")
-    return problems
-
-
-def check_diff_order(site, pagers):
-    """Previous and next of every diff page, in step order."""
-    problems = []
-    diffs = sorted(p for p in pagers if kind(p) == "diff")
-    for i, page in enumerate(diffs):
-        prev, nxt = (linked_page(site, h) for h in pagers[page])
-        if i and prev != diffs[i - 1]:
-            problems.append(f"{page}: previous is {prev or 'missing'}, want {diffs[i - 1]}")
-        if i + 1 < len(diffs) and nxt != diffs[i + 1]:
-            problems.append(f"{page}: next is {nxt or 'missing'}, want {diffs[i + 1]}")
+    for page, (prev_href, next_href) in sorted(pagers.items()):
+        nxt = linked_page(site, next_href)
+        if nxt in pagers and linked_page(site, pagers[nxt][0]) != page:
+            back = linked_page(site, pagers[nxt][0])
+            problems.append(f"{page}: next is {nxt}, whose previous is {back or 'missing'}")
+        prev = linked_page(site, prev_href)
+        if prev in pagers and linked_page(site, pagers[prev][1]) != page:
+            fwd = linked_page(site, pagers[prev][1])
+            problems.append(f"{page}: previous is {prev}, whose next is {fwd or 'missing'}")
     return problems
 
 
