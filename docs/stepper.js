@@ -13,9 +13,11 @@
        marks of the layout the browser chose.
    The script adds the controls (previous step, next step, where you are)
    between a trace and its graph, or above the trace and under the graph
-   when they lie apart, and lights the current row and its marks. Keys, in a trace or a graph (once clicked or tabbed to): the
-   arrows, j and k, Home and End; j and k also anywhere else on the page,
-   for the stepper most in view. A row clicked is the current one.
+   when they lie apart, and lights the current row and its marks.
+   Keys, in a trace or a graph (once clicked or tabbed to): the arrows, j
+   and k, Home and End; j and k also anywhere else on the page, for the
+   stepper last stepped while the window shows some of it, else the one
+   it shows most of. A row clicked is the current one.
    The page's address may start a stepper at a line: #step=N (every
    stepper of the page that has line N) or #step=NAME:N.
    Without this script, and printed, the page is the figure and the trace
@@ -27,6 +29,7 @@
   window.lockstepStepper = true;
 
   var steppers = [];
+  var lastUsed = null; // the stepper the reader stepped last
 
   function fileName(url) {
     try { url = new URL(url, document.baseURI).pathname; } catch (e) { /* as given */ }
@@ -153,6 +156,7 @@
 
   Stepper.prototype.go = function (k, from) {
     if (!this.rows.length) return;
+    lastUsed = this;
     this.at = Math.max(0, Math.min(this.rows.length - 1, k));
     this.paint(from);
   };
@@ -260,11 +264,12 @@
     });
     names.forEach(function (name) { steppers.push(new Stepper(name, byName[name])); });
     if (!steppers.length) return;
-    // j and k anywhere else step the stepper most in view.
+    // j and k anywhere else step the stepper the reader stepped last, while
+    // the window shows some of it; else the one it shows most of.
     document.addEventListener('keydown', function (e) {
       if (e.target && e.target.closest && e.target.closest('.stepper-part')) return; // (its own handler)
-      var best = null, seen = 0;
-      steppers.forEach(function (s) { var v = s.inView().seen; if (v > seen) { seen = v; best = s; } });
+      var best = lastUsed && lastUsed.inView().seen > 0 ? lastUsed : null, seen = 0;
+      if (!best) steppers.forEach(function (s) { var v = s.inView().seen; if (v > seen) { seen = v; best = s; } });
       if (best && best.key(e, null)) e.preventDefault();
     });
     fromAddress();

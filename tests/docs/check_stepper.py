@@ -18,13 +18,14 @@ walkthrough page, this fails on:
 
   In headless Chromium, at 1280 px and at 390 px (a phone):
   - the script not started (the controls, one bar per part, not there);
-  - stepping: the keys (j, the arrows, k) from the trace, a click on a row,
-    the "next step" and "previous step" buttons, j from anywhere else on
-    the page, and the address #step=N each make the expected row the
-    current one, lit alone, and light exactly the marks of its line in the
-    layout the browser shows, each lying on its event's box as the browser
-    draws that SVG (the SVG itself laid over the image, its node of class
-    line-N measured), to 1.5 px;
+  - stepping: the keys (j, the arrows, k, Home, End) from the trace, each
+    row made current in turn, a click on a row, the "next step" and
+    "previous step" buttons, j from anywhere else on the page, and the
+    address #step=NAME:N each make the expected row the current one, lit
+    alone, and light exactly the marks of its line in the layout the
+    browser shows, each lying on its event's box as the browser draws that
+    SVG (the SVG itself laid over the image, its node of class line-N
+    measured), to 1.5 px;
   - at 390 px, a control bar or a button wider than the window or the
     column, or cut off;
   - without script: a control shown, a mark shown, a row lit; printed
@@ -162,6 +163,29 @@ window.__stepperProbe = (function () {
     });
   }
   function rect(el) { var r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }
+  var boxCache = {};
+  // The SVG (its TEXT) laid over the image IMG at its size: its event boxes
+  // (nodes of class line-N) where the browser draws them, from the image's corner.
+  function drawnBoxes(img, text) {
+    var r = img.getBoundingClientRect(), holder = document.createElement('div'), boxes = {};
+    holder.style.cssText = 'position:absolute;pointer-events:none;opacity:0;left:' + (r.left + scrollX) +
+                           'px;top:' + (r.top + scrollY) + 'px;width:' + r.width + 'px;height:' + r.height + 'px';
+    holder.innerHTML = text.replace(/^[\s\S]*?(<svg)/, '$1');
+    var svg = holder.querySelector('svg');
+    svg.setAttribute('width', '100%');
+    svg.setAttribute('height', '100%');
+    document.body.appendChild(holder);
+    var at = holder.getBoundingClientRect();
+    svg.querySelectorAll('g.node').forEach(function (g) {
+      var shape = g.querySelector('polygon, path, ellipse');
+      g.classList.forEach(function (c) {
+        var m = /^line-([0-9]+)$/.exec(c), b = shape && shape.getBoundingClientRect();
+        if (m && b) (boxes[m[1]] = boxes[m[1]] || []).push([b.left - at.left, b.top - at.top, b.width, b.height]);
+      });
+    });
+    holder.remove();
+    return boxes;
+  }
   function shown(el) { return el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'; }
   function parts(name) {
     return Array.prototype.filter.call(document.querySelectorAll('[data-stepper]'),
@@ -196,27 +220,22 @@ window.__stepperProbe = (function () {
         });
       });
       if (!img) return Promise.resolve(out);
-      // The SVG the browser shows, laid over the image at its size: its
-      // boxes where the browser draws them.
-      return read(img.currentSrc || img.src).then(function (text) {
-        var r = img.getBoundingClientRect(), holder = document.createElement('div');
-        holder.style.cssText = 'position:absolute;pointer-events:none;opacity:0;left:' + (r.left + scrollX) +
-                               'px;top:' + (r.top + scrollY) + 'px;width:' + r.width + 'px;height:' + r.height + 'px';
-        holder.innerHTML = text.replace(/^[\s\S]*?(<svg)/, '$1');
-        var svg = holder.querySelector('svg');
-        svg.setAttribute('width', '100%');
-        svg.setAttribute('height', '100%');
-        document.body.appendChild(holder);
-        svg.querySelectorAll('g.node').forEach(function (g) {
-          var shape = g.querySelector('polygon, path, ellipse');
-          g.classList.forEach(function (c) {
-            var m = /^line-([0-9]+)$/.exec(c);
-            if (m && shape) (out.boxes[m[1]] = out.boxes[m[1]] || []).push(rect(shape));
-          });
+      // The boxes, as offsets from the image's corner: the same at every
+      // step of a layout at a width (and read once for it).
+      var r = img.getBoundingClientRect(), key = (img.currentSrc || img.src) + ' ' + r.width;
+      out.marks.forEach(function (m) { m.rect = [m.rect[0] - r.left, m.rect[1] - r.top, m.rect[2], m.rect[3]]; });
+      if (!boxCache[key]) boxCache[key] = read(img.currentSrc || img.src).then(function (text) { return drawnBoxes(img, text); });
+      return boxCache[key].then(function (boxes) { out.boxes = boxes; return out; });
+    },
+    // Each row made current in turn (as a click on it does), and the state then.
+    sweep: function (name) {
+      var out = [], probe = window.__stepperProbe;
+      return rows(name).reduce(function (done, row) {
+        return done.then(function () {
+          row.click();
+          return probe.state(name).then(function (st) { out.push(st); });
         });
-        holder.remove();
-        return out;
-      });
+      }, Promise.resolve()).then(function () { return out; });
     },
     focusTrace: function (name) {
       var t = parts(name).filter(function (p) { return p.matches('div.trace'); })[0];
@@ -316,6 +335,7 @@ window.__stepperProbe = (function () {
 KEYS = {  # (key, code, Windows key code)
     "j": ("j", "KeyJ", 74), "k": ("k", "KeyK", 75), "ArrowDown": ("ArrowDown", "ArrowDown", 40),
     "ArrowRight": ("ArrowRight", "ArrowRight", 39), "ArrowUp": ("ArrowUp", "ArrowUp", 38),
+    "Home": ("Home", "Home", 36), "End": ("End", "End", 35),
 }
 
 
@@ -362,13 +382,11 @@ class Page:
             self.b.call("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
                                                    "windowsVirtualKeyCode": vk, **(text if kind == "keyDown" else {})},
                         session=self.s)
-        time.sleep(0.05)
 
     def click(self, xy):
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.b.call("Input.dispatchMouseEvent", {"type": kind, "x": xy[0], "y": xy[1], "button": "left",
                                                      "clickCount": 1}, session=self.s)
-        time.sleep(0.05)
 
     def media(self, kind):
         self.b.call("Emulation.setEmulatedMedia", {"media": kind}, session=self.s)
@@ -385,53 +403,62 @@ class Stepping:
         self.tab, self.where, self.name, self.problems = tab, where, name, []
         self.lines = tab.probe(f"lines({json.dumps(name)})")
 
-    def expect(self, k, how):
-        """Row K is the current one, alone, and its line's marks show, alone, on their boxes."""
-        st = self.tab.probe(f"state({json.dumps(self.name)})")
+    def expect(self, k, how, st=None):
+        """Row K (None: none) is the current one, alone, and its line's
+        marks show, alone, each on its box (ST: the state read, if it was)."""
+        st = st or self.tab.probe(f"state({json.dumps(self.name)})")
         line = self.lines[k] if k is not None else None
         said = f"{self.where}: stepper {self.name}, {how}"
         if st["lit"] != ([line] if line else []):
             self.problems.append(f"{said}: want row {line or 'none'} lit, lit: {st['lit'] or 'none'}")
             return False
         boxes = st["boxes"].get(line, []) if line else []
-        shown = [m for m in st["marks"]]
+        shown = st["marks"]
         if sorted(m["line"] for m in shown) != [line] * len(boxes):
             self.problems.append(f"{said}: want {len(boxes)} mark(s) of line {line} shown in {st['layout']}, "
                                  f"shown: {[m['line'] for m in shown] or 'none'}")
             return False
         for m in shown:
             if not any(same_box(m["rect"], b) for b in boxes):
-                self.problems.append(f"{said}: the mark of line {line} lies at {[round(x, 1) for x in m['rect']]}, "
-                                     f"its box in {st['layout']} at {[[round(x, 1) for x in b] for b in boxes]}")
+                self.problems.append(f"{said}: the mark of line {line} lies at {[round(x, 1) for x in m['rect']]} "
+                                     f"(from the image's corner), its box in {st['layout']} at "
+                                     f"{[[round(x, 1) for x in b] for b in boxes]}")
                 return False
         return True
 
     def run(self):
-        t, n = self.tab, len(self.lines)
+        """The keys from the trace, then every row (its marks on their boxes),
+        a click on a row, the graph's buttons, j from elsewhere."""
+        t, n, name = self.tab, len(self.lines), json.dumps(self.name)
         if not n:
             self.problems.append(f"{self.where}: stepper {self.name} has no rows")
             return self.problems
         if not self.expect(None, "before any step"):
             return self.problems
-        if not t.probe(f"focusTrace({json.dumps(self.name)})"):
+        if not t.probe(f"focusTrace({name})"):
             self.problems.append(f"{self.where}: stepper {self.name}'s trace cannot take the focus (for its keys)")
             return self.problems
         keys = ("j", "ArrowDown", "ArrowRight")
-        for k in range(n):  # every row, with the keys that go forward, in turn
-            t.key(keys[k % len(keys)])
-            if not self.expect(k, f"after {k + 1} key presses forward ({', '.join(keys[i % 3] for i in range(k + 1))})"):
+        for k in range(min(n, len(keys))):  # the keys that go forward, from the start
+            t.key(keys[k])
+            if not self.expect(k, f"after {', '.join(keys[:k + 1])} in its trace"):
                 return self.problems
-        t.key("j")  # (past the last row: it stays)
-        t.key("k")
-        t.key("ArrowUp")
-        if not self.expect(max(0, n - 3), "after the last row, j, then k and the up arrow"):
-            return self.problems
+        for key, k, how in (("End", n - 1, "End"), ("j", n - 1, "End, j (past the last row: it stays)"),
+                            ("k", max(0, n - 2), "End, j, k"), ("ArrowUp", max(0, n - 3), "End, j, k, the up arrow"),
+                            ("Home", 0, "Home")):
+            t.key(key)
+            if not self.expect(k, f"after {how} in its trace"):
+                return self.problems
+        # every row: made current (as a click does, in the page: one call for all)
+        for k, st in enumerate(t.probe(f"sweep({name})")):
+            if not self.expect(k, f"at row {self.lines[k]}", st):
+                return self.problems
         k = n // 2
-        t.click(t.probe(f"rowAt({json.dumps(self.name)}, {k})"))
+        t.click(t.probe(f"rowAt({name}, {k})"))
         if not self.expect(k, f"after a click on row {self.lines[k]}"):
             return self.problems
         for which, step in ((".stepper-next", 1), (".stepper-prev", -1)):
-            at = t.probe(f"buttonAt({json.dumps(self.name)}, {json.dumps(which)})")
+            at = t.probe(f"buttonAt({name}, {json.dumps(which)})")
             if not at:
                 self.problems.append(f"{self.where}: stepper {self.name}'s graph has no {which[9:]} button")
                 return self.problems
@@ -439,10 +466,9 @@ class Stepping:
             t.click(at)
             if not self.expect(k, f"after a click on the graph's {which[9:]} button"):
                 return self.problems
-        t.probe(f"away({json.dumps(self.name)})")
+        t.probe(f"away({name})")
         t.key("j")
-        k = min(k + 1, n - 1)
-        self.expect(k, "after j, nothing focused, the graph in view")
+        self.expect(min(k + 1, n - 1), "after j, nothing focused, the graph in view")
         return self.problems
 
 
