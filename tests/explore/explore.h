@@ -310,6 +310,11 @@ typedef struct explore_verdict {
     int disorder;                 /* pairs of stores whose mo goes against hb: of two candidates for one
                                      outcome, the one with fewer says its point (CoRR's is its reads) */
 } explore_verdict;
+/* A plain (non-atomic) access that a program run by the explorer names
+ * itself (a litmus file's *x), called just after the access's own trace
+ * line: race-checked as the instrumentation would, and reported at site,
+ * the program's line. */
+void explore_plain(const volatile void *p, size_t size, bool write, const explore_site *site);
 bool explore_consistent(explore_verdict *v);             /* the schedule that just ran: RC11's four axioms */
 void explore_write_candidate(const char *path, const explore_verdict *v); /* its graph, v's cycle in red */
 void explore_trace_print(void);                   /* its trace, as a failure prints it */

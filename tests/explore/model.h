@@ -185,7 +185,8 @@ bool psc_allows(const event *e, const location_choice *c);
 /* ---- datarace.c: the data-race check --------------------------------------- */
 
 void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx); /* on_race: the scenario's, or NULL to fail */
-void datarace_plain(int thread, const volatile void *p, size_t size, bool write, const void *pc);
+void datarace_plain(int thread, const volatile void *p, size_t size, bool write, const void *pc,
+                    const explore_site *site); /* site: the program's own, or NULL (pc says where) */
 void datarace_atomic(int thread, const event *e, size_t size, bool wrote);
 void datarace_init(int thread, const event *init, size_t size);
 void datarace_free(int thread, const volatile void *p, size_t size, const event *free_event);

@@ -13,8 +13,10 @@
  *   - values: as the scenario decodes them (explore_decode), or a named
  *     block, or a small number.
  *
- * addr2line and nm run only when a data race is reported: once a schedule
- * has failed, nothing is timed.
+ * addr2line and nm run only when a data race is reported, and addr2line
+ * once per code address for the whole process (a litmus test with racing
+ * plain accesses reports a race in many schedules). A program that names
+ * its plain accesses itself (a litmus file's, explore_plain) needs none.
  */
 #define _GNU_SOURCE /* dladdr */
 #include "world.h"
@@ -62,7 +64,31 @@ void name_site(const char *file, int line, char *buf, size_t size)
         snprintf(buf, size, "%s:%d", base_name(file), line);
 }
 
+static bool look_up(const void *pc, char *file, size_t size, int *line);
+
+/* This file's part of the schedule's world, through the one pointer (world.h). */
+static inline names_state *st(void) { return &world->names; }
+
 bool name_code_line(const void *pc, char *file, size_t size, int *line)
+{
+    for (int i = 0; i < st()->ncode; ++i)
+        if (st()->code[i].pc == pc) {
+            snprintf(file, size, "%s", st()->code[i].file);
+            *line = st()->code[i].line;
+            return *line != 0;
+        }
+    bool found = look_up(pc, file, size, line);
+    if (st()->ncode < (int)(sizeof st()->code / sizeof st()->code[0])) {
+        struct code_line *c = &st()->code[st()->ncode++];
+        c->pc = pc;
+        snprintf(c->file, sizeof c->file, "%s", found ? file : "");
+        c->line = found ? *line : 0;
+    }
+    return found;
+}
+
+/* The file and line of a code address, from addr2line: one process. */
+static bool look_up(const void *pc, char *file, size_t size, int *line)
 {
     Dl_info info;
     *line = 0;
@@ -106,9 +132,6 @@ void name_code_address(const void *pc, char *buf, size_t size)
 }
 
 /* ---- objects ------------------------------------------------------------------ */
-
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline names_state *st(void) { return &world->names; }
 
 void names_reset(void) { st()->nnames = 0; }
 

@@ -25,6 +25,14 @@ typedef struct names_state {
     size_t context_size;
     const explore_field *fields;
     size_t nfields;
+    /* Code addresses already looked up (name_code_line), for the whole
+     * process: addr2line runs once per address, not once per report. */
+    struct code_line {
+        const void *pc;
+        char file[200];
+        int line; /* 0: addr2line did not know it */
+    } code[64];
+    int ncode;
 } names_state;
 
 #endif /* LOCKSTEP_EXPLORE_NAMES_STATE_H */

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void plain_access(const volatile void *p, size_t size, bool write, const void *pc)
+static void plain_access(const volatile void *p, size_t size, bool write, const void *pc, const explore_site *named)
 {
     if (!thread_running() || thread_local_memory(p)) /* each thread has its own copy (thread.c) */
         return;
@@ -27,11 +27,22 @@ static void plain_access(const volatile void *p, size_t size, bool write, const 
     const void *b = alloc_block_of(p);
     if (b && explore_freed(b)) {
         char site[200], what[240];
-        name_code_address(pc, site, sizeof site);
+        if (named)
+            name_site(named->file, named->line, site, sizeof site);
+        else
+            name_code_address(pc, site, sizeof site);
         snprintf(what, sizeof what, "%s at %s", write ? "writes" : "reads", site);
         alloc_check_use(t, p, what, NULL, NULL);
     }
-    datarace_plain(t, p, size, write, pc);
+    datarace_plain(t, p, size, write, pc, named);
+}
+
+/* A plain access the program names itself (a litmus file's *x, which its
+ * interpreter runs): the race check sees it as the instrumentation would
+ * report it, and a report names the program's line, not the interpreter's. */
+void explore_plain(const volatile void *p, size_t size, bool write, const explore_site *site)
+{
+    plain_access(p, size, write, __builtin_return_address(0), site);
 }
 
 /* A scenario's read of a plain int another thread writes once, not a peek
@@ -58,10 +69,10 @@ bool explore_read_settled(const volatile int *p, int *value)
     void __tsan_write##n(void *p);                                                                             \
     void __tsan_unaligned_read##n(void *p);                                                                    \
     void __tsan_unaligned_write##n(void *p);                                                                   \
-    void __tsan_read##n(void *p) { plain_access(p, n, false, PC); }                                            \
-    void __tsan_write##n(void *p) { plain_access(p, n, true, PC); }                                            \
-    void __tsan_unaligned_read##n(void *p) { plain_access(p, n, false, PC); }                                  \
-    void __tsan_unaligned_write##n(void *p) { plain_access(p, n, true, PC); }
+    void __tsan_read##n(void *p) { plain_access(p, n, false, PC, NULL); }                                            \
+    void __tsan_write##n(void *p) { plain_access(p, n, true, PC, NULL); }                                            \
+    void __tsan_unaligned_read##n(void *p) { plain_access(p, n, false, PC, NULL); }                                  \
+    void __tsan_unaligned_write##n(void *p) { plain_access(p, n, true, PC, NULL); }
 PLAIN(1)
 PLAIN(2)
 PLAIN(4)
@@ -70,27 +81,27 @@ PLAIN(16)
 
 void __tsan_read_range(void *p, unsigned long size);
 void __tsan_write_range(void *p, unsigned long size);
-void __tsan_read_range(void *p, unsigned long size) { plain_access(p, size, false, PC); }
-void __tsan_write_range(void *p, unsigned long size) { plain_access(p, size, true, PC); }
+void __tsan_read_range(void *p, unsigned long size) { plain_access(p, size, false, PC, NULL); }
+void __tsan_write_range(void *p, unsigned long size) { plain_access(p, size, true, PC, NULL); }
 
 void *__tsan_memcpy(void *dst, const void *src, unsigned long size);
 void *__tsan_memmove(void *dst, const void *src, unsigned long size);
 void *__tsan_memset(void *dst, int c, unsigned long size);
 void *__tsan_memcpy(void *dst, const void *src, unsigned long size)
 {
-    plain_access(src, size, false, PC);
-    plain_access(dst, size, true, PC);
+    plain_access(src, size, false, PC, NULL);
+    plain_access(dst, size, true, PC, NULL);
     return memcpy(dst, src, size);
 }
 void *__tsan_memmove(void *dst, const void *src, unsigned long size)
 {
-    plain_access(src, size, false, PC);
-    plain_access(dst, size, true, PC);
+    plain_access(src, size, false, PC, NULL);
+    plain_access(dst, size, true, PC, NULL);
     return memmove(dst, src, size);
 }
 void *__tsan_memset(void *dst, int c, unsigned long size)
 {
-    plain_access(dst, size, true, PC);
+    plain_access(dst, size, true, PC, NULL);
     return memset(dst, c, size);
 }
 

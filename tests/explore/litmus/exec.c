@@ -80,12 +80,6 @@ static int plain_op(const frame *f, const explore_site *site, int loc, uintptr_t
     return (int)explore_atomic(&op);
 }
 
-/* ThreadSanitizer's entry points (tsan.c), which the compiler's
- * instrumentation calls before a plain access: called here by hand, for
- * the plain accesses below, which reach memory through the model. */
-void __tsan_read_range(void *p, unsigned long size);
-void __tsan_write_range(void *p, unsigned long size);
-
 /* A plain (non-atomic) access, herd's NA, to any location, even one that
  * other accesses use atomically. Its value: RC11 puts no axiom on a
  * non-atomic read but coherence (rc11.cat: hb;eco? irreflexive), so it
@@ -93,20 +87,22 @@ void __tsan_write_range(void *p, unsigned long size);
  * the newest store that happens before it, and a racy one may read an
  * older store, or place a write before one that ran earlier, as herd's
  * states show. So it tells the race check that it is plain, as the
- * instrumentation would (a race: two conflicting accesses, one of them not
- * atomic, C11 5.1.2.4p25; herd flags it), then runs as the model's relaxed
+ * instrumentation would (explore_plain, with its litmus line, which a race
+ * report names: two conflicting accesses, one of them not atomic, C11
+ * 5.1.2.4p25; herd flags it), then runs as the model's relaxed
  * load or store, one that no fence orders: it neither hands what it read
  * to an acquire fence nor carries a release fence's (RC11's sw). */
 static int plain_read(const frame *f, const explore_site *site, int loc)
 {
-    __tsan_read_range(f->m->cell[loc], sizeof(int));
-    return plain_op(f, site, loc, 0);
+    int v = plain_op(f, site, loc, 0);
+    explore_plain(f->m->cell[loc], sizeof(int), false, site); /* after its trace line, which a report cites */
+    return v;
 }
 
 static void plain_write(const frame *f, const explore_site *site, int loc, int v)
 {
-    __tsan_write_range(f->m->cell[loc], sizeof(int));
     plain_op(f, site, loc, (uintptr_t)v);
+    explore_plain(f->m->cell[loc], sizeof(int), true, site);
 }
 
 static int load(const frame *f, const expr *e)

@@ -84,8 +84,12 @@ bool datarace_settled(int t, const volatile void *p, size_t size)
 static void where(const shadow_access *x, char *buf, size_t size)
 {
     const event *e = x->event >= 0 ? event_at(x->event) : NULL;
-    if (!e)
+    if (!e && x->site)
+        name_site(x->site->file, x->site->line, buf, size);
+    else if (!e)
         name_code_address(x->pc, buf, size);
+    else if (e->kind == EV_ATOMIC && e->plain) /* a program's plain access the model runs (a litmus file's *x) */
+        name_site(e->site->file, e->site->line, buf, size);
     else if (e->kind == EV_ATOMIC)
         snprintf(buf, size, "%s:%d (an atomic operation)", base_name(e->site->file), e->site->line);
     else if (e->kind == EV_INIT)
@@ -100,6 +104,8 @@ static void when(const shadow_access *x, char *buf, size_t size)
 {
     if (x->event >= 0 && event_at(x->event)->line)
         snprintf(buf, size, "trace line %d", event_at(x->event)->line);
+    else if (x->site && x->after > 0) /* a program's own plain access (explore_plain): the line just written */
+        snprintf(buf, size, "trace line %d", x->after);
     else if (x->after == 0)
         snprintf(buf, size, "before trace line 1");
     else
@@ -189,9 +195,9 @@ static void check_range(int t, const volatile void *p, size_t size, bool write, 
         check_byte((uintptr_t)p + i, t, write, now, free_event);
 }
 
-void datarace_plain(int t, const volatile void *p, size_t size, bool write, const void *pc)
+void datarace_plain(int t, const volatile void *p, size_t size, bool write, const void *pc, const explore_site *site)
 {
-    shadow_access now = {.epoch = clock_now(t), .pc = pc, .event = -1, .after = event_trace_lines()};
+    shadow_access now = {.epoch = clock_now(t), .pc = pc, .site = site, .event = -1, .after = event_trace_lines()};
     check_range(t, p, size, write, &now, NULL);
 }
 

@@ -8,6 +8,7 @@
 typedef struct shadow_access {
     uint32_t epoch; /* 0: none */
     const void *pc; /* a plain access: the return address into the instrumented code */
+    const explore_site *site; /* or the site the program named it by (a litmus file's *x): no pc to look up */
     int event;      /* otherwise: its event (an atomic operation, atomic_init, a free); -1 plain */
     int after;      /* how many trace lines there were then */
     bool wrote;     /* an atomic access that stored */
