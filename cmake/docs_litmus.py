@@ -49,7 +49,7 @@ from lockstep_site import stepper  # noqa: E402  (beside this file)
 # The width, in points, the explorer lays a phone's graph out to
 # (--graph-width): scaled to a 390 px phone's column, its text stays at
 # 11 px or more (stepper.LEAST_TEXT_PX).
-PHONE_WIDTH_PT = 380
+PHONE_WIDTH_PT = 340
 
 # Seconds for one run of explore_litmus: a registered test is exact and must
 # finish; one that waits (IRIW's four threads wait on the cost) gets a
@@ -214,9 +214,9 @@ def draw(dot, dot_file):
 
 
 def phone_twin(dot_file):
-    """g.3.dot -> g.phone.3.dot; g.forbidden.dot -> g.phone.forbidden.dot."""
-    stem, rest = Path(dot_file).name.split(".", 1)
-    return Path(dot_file).with_name(f"{stem}.phone.{rest}")
+    """g.3.dot -> g.phone.3.dot; g.forbidden.dot -> g.phone.forbidden.dot (g may hold dots: RS+po.c11)."""
+    base, which, ext = Path(dot_file).name.rsplit(".", 2)
+    return Path(dot_file).with_name(f"{base}.phone.{which}.{ext}")
 
 
 def figure(name, what, dot, dot_file, caption):

@@ -58,7 +58,7 @@ LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads 
           "<code>--replay ID</code> runs that one schedule again.")
 
 TIMEOUT = 120  # seconds for one explorer run
-PHONE_GRAPH_WIDTH = 380  # points: the explorer's --graph-width for a graph's phone layout
+PHONE_GRAPH_WIDTH = 340  # points: the explorer's --graph-width for a graph's phone layout
 
 # The markers' forms: the one parser of them (pages_step.py fills them in,
 # walkthrough_explorers.py lists the explorers they run for the build's

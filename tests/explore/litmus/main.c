@@ -7,7 +7,7 @@
  *     explore_litmus --trace MP.litmus           a schedule for each final state, as first reached
  *     explore_litmus --graph g.dot MP.litmus     an execution graph for each: g.1.dot, g.2.dot, ...,
  *                                                and its schedule's trace beside it: g.1.trace, ...
- *     explore_litmus --graph g.dot --graph-width 380 MP.litmus   laid out for a phone (points)
+ *     explore_litmus --graph g.dot --graph-width 340 MP.litmus   laid out for a phone (points)
  *     explore_litmus --check-reduction MP.litmus  and every interleaving's executions against the
  *                                                reduced search's (the reduction's oracle; =sleep:
  *                                                sleep sets alone's, for a test too big for every interleaving)

@@ -292,13 +292,21 @@ static void place_inits(void)
     }
 }
 
+/* A phone's layout (--graph-width narrower than a page's column): the
+ * graph is scaled to a column of about 358 px, so everything in it is
+ * drawn no smaller than the boxes' text (an edge's label too), the columns
+ * closer, and the whole no wider than the width asked for. */
+static bool phone(void) { return st()->page_w > 0 && st()->page_w < PAGE_W; }
+static double col_gap(void) { return phone() ? COL_GAP / 3 : COL_GAP; }
+
 static void layout(void)
 {
     int cols = st()->cols ? st()->cols : 1;
     double page_w = st()->page_w > 0 ? st()->page_w : PAGE_W;
-    int width = (int)((page_w - (cols - 1) * COL_GAP) / cols - PAD_W) / CHAR_W;
-    if (width < 12) /* below this a box is more lines than words: let the graph be wider */
-        width = 12;
+    int width = (int)((page_w - (cols - 1) * col_gap()) / cols - PAD_W) / CHAR_W;
+    int least = phone() ? 8 : 10; /* below this a box is more lines than words: let the graph be wider */
+    if (width < least)
+        width = least;
     if (width > 34)
         width = 34;
     int inits = 0;
@@ -349,7 +357,7 @@ static void layout(void)
     st()->width = 0;
     for (int c = 0; c < st()->cols; ++c) {
         st()->col_x[c] = st()->width + st()->col_w[c] / 2;
-        st()->width += st()->col_w[c] + (c + 1 < st()->cols ? COL_GAP : 0);
+        st()->width += st()->col_w[c] + (c + 1 < st()->cols ? col_gap() : 0);
     }
     /* Heights: the initial values, the headers, then each row as tall as its tallest box. */
     double y = 0;
@@ -423,7 +431,7 @@ static void headers(FILE *f, bool inits)
         pin(f, st()->col_x[c], st()->row_y[1]);
         fprintf(f, ", label=\"%s\"];\n", t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name));
     }
-    if (inits)
+    if (inits && !phone()) /* a phone's column has no room left of the graph: the row's "x = 0" says it */
         fprintf(f, "  initially [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, label=\"initially\", "
                    "pos=\"%.3f,%.3f!\"];\n", FONT, -0.45, -st()->row_y[0] / 72.0);
 }
@@ -446,7 +454,8 @@ static bool on_cycle(int a, int b)
 static const char *label(const char *name, const char *color)
 {
     static char buf[160];
-    snprintf(buf, sizeof buf, "label=\"%s\", fontcolor=%s, fontsize=10, fontname=\"sans-serif\"", name, color);
+    snprintf(buf, sizeof buf, "label=\"%s\", fontcolor=%s, fontsize=%d, fontname=\"sans-serif\"", name, color,
+             phone() ? (int)FONT : 10);
     return buf;
 }
 
@@ -549,6 +558,19 @@ static int lock_order(FILE *f, const bool *shown)
     return kinds;
 }
 
+/* On a phone, an edge between two boxes of one column leaves and enters
+ * them on the side that faces the other columns, so that its curve around
+ * the boxes between runs through the graph, not out past its edge (a
+ * phone's column has no room there). "" elsewhere. */
+static const char *inward(int a, int b)
+{
+    const event *x = event_at(a), *y = event_at(b);
+    int c = col_of_thread(x->thread);
+    if (!phone() || x->thread != y->thread || c < 0 || st()->cols < 2)
+        return "";
+    return c == st()->cols - 1 ? ", tailport=w, headport=w" : ", tailport=e, headport=e";
+}
+
 /* Modification order: the stores of each location, as location.c placed
  * them (e->before: the store it went just before), after its initial
  * value; each store's successor is kept for the fr edges. An edge is
@@ -591,7 +613,8 @@ static int modification_order(FILE *f, const bool *shown)
         for (int j = 1; j < n; ++j) {
             st()->mo_next[mo[j - 1]] = mo[j];
             if (shown[mo[j - 1]] && shown[mo[j]] && !on_cycle(mo[j - 1], mo[j])) {
-                fprintf(f, "  e%d -> e%d [color=blue, style=bold, %s];\n", mo[j - 1], mo[j], label("mo", "blue"));
+                fprintf(f, "  e%d -> e%d [color=blue, style=bold, %s%s];\n", mo[j - 1], mo[j], label("mo", "blue"),
+                        inward(mo[j - 1], mo[j]));
                 kinds |= K_MO;
             }
         }
@@ -714,7 +737,8 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
 static void note_under(FILE *f, const char *name, const char *text, const char *color, double *bottom)
 {
     char wrapped[1600];
-    int width = (int)((st()->width > 40 * CHAR_W ? st()->width : 40 * CHAR_W) - PAD_W) / CHAR_W;
+    /* as wide as the graph, its folded corner and margins included (40 characters at least) */
+    int width = (int)((st()->width > 40 * CHAR_W ? st()->width : 40 * CHAR_W) - PAD_W - 16) / CHAR_W;
     int chars = wrap(text, width, wrapped, sizeof wrapped);
     int lines = 1;
     for (const char *p = wrapped; *p; ++p)
@@ -753,8 +777,8 @@ static void legend(FILE *f, int kinds, double bottom)
         {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
         {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
         {K_FR, "sienna", "- - -", "fr: a read, then the store after the one it read"},
-        {K_HB, "darkgreen", "&#183; &#183; &#183;", "hb: happens before, across threads, on one location"},
-        {K_CYCLE, "red", "&#9473;&#9473;", "the cycle RC11 rejects (the note says which axiom)"},
+        {K_HB, "darkgreen", "&#183; &#183; &#183;", "hb: happens before, across threads"},
+        {K_CYCLE, "red", "&#9473;&#9473;", "the cycle RC11 rejects (see the note)"},
         {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
         {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
         {K_FAIL, "orangered", "- - -", "the failure's events, in order"},

@@ -6,7 +6,7 @@
  *     explore_task_step03 completion_vs_await -p 3     at most 3 preemptions (also LOCKSTEP_EXPLORE_PREEMPTIONS)
  *     explore_task_step03 completion_vs_await --replay 1.0.1
  *     explore_task_step03 completion_vs_await --graph g.dot  a failure also writes its execution graph
- *     explore_task_step03 completion_vs_await --graph g.dot --graph-width 380   the same, laid out for a phone
+ *     explore_task_step03 completion_vs_await --graph g.dot --graph-width 340   the same, laid out for a phone
  *     explore_task_step03 completion_vs_await --weaken task.c:102=release   as if that order were weaker
  *     explore_task_step03 completion_vs_await --check-reduction   the reduced search's executions against
  *                                                every interleaving's (the reduction's oracle; =sleep: against
