@@ -101,16 +101,12 @@ SMALL_PHONE = 360  # the course's pages only, and only a sticky first column's s
 
 # On a phone (the 390 px of WIDTHS) a diagram or graph in a figure draws its
 # text at PHONE_TEXT_PX CSS px or more: its SVG's smallest font-size scaled
-# as the image is drawn (check_browser.js, phoneText). Every figure under it
-# is reported, with its text's size; it fails the check only on the pages
-# below (regexes of a page's path in the site): those that pass today, while
-# the walkthroughs' diagrams and the explorer's graphs get phone layouts of
-# their own (issue 37, item 5). Once they have them: PHONE_TEXT_PAGES = (".*",).
+# as the image is drawn (check_browser.js, phoneText), on every page (a
+# regex of a page's path in the site). The walkthroughs' state diagrams and
+# the explorer's graphs have phone layouts of their own for it (issue 37,
+# item 5: phone_diagram.py, and the explorer's --graph-width).
 PHONE_TEXT_PX = 11
-PHONE_TEXT_PAGES = (
-    r"[^/]+\.html",  # the home page and the course's: the litmus chapter's graphs are drawn at their own size
-    r"\d\d-[^/]+/html/(index|deep|lab|md_docs_labs_answers_\w+)\.html",  # a step's pages but its walkthrough
-)
+PHONE_TEXT_PAGES = (".*",)
 
 # Runs in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument):
 # check_browser.js, beside this file.
@@ -314,21 +310,26 @@ def linked_page(site, href):
 
 
 def check_pagers(site, pagers):
-    """The pagers as drawn agree with one another: a page's next names the
-    page whose previous names it. Which page comes after which (the book's
-    order: the litmus chapter after step 01's README, each diff after its
-    step's README, every page on it once) is check_links.py's, which reads
-    the same links from the HTML; here, that the rendered pager shows them."""
-    problems = []
-    for page, (prev_href, next_href) in sorted(pagers.items()):
-        nxt = linked_page(site, next_href)
-        if nxt in pagers and linked_page(site, pagers[nxt][0]) != page:
-            back = linked_page(site, pagers[nxt][0])
+    """The pagers as drawn agree along the reading path: from the home page,
+    each page's next names a page whose previous names it back. A page off
+    the path (a source file, a lab's answers) points back to the page that
+    presents it, which goes on along the path: its pager is check_links.py's
+    to judge, with the book's order itself (the litmus chapter after step
+    01's README, each diff after its README, every page on it once), which
+    it reads from the same HTML; here, that the rendered pager shows it."""
+    problems, seen, page = [], set(), "index.html"
+    while page in pagers and page not in seen:
+        seen.add(page)
+        nxt = linked_page(site, pagers[page][1])
+        if nxt is None:
+            break
+        if nxt not in pagers:
+            problems.append(f"{page}: next is {nxt}, which was not loaded or shows no pager")
+            break
+        back = linked_page(site, pagers[nxt][0])
+        if back != page:
             problems.append(f"{page}: next is {nxt}, whose previous is {back or 'missing'}")
-        prev = linked_page(site, prev_href)
-        if prev in pagers and linked_page(site, pagers[prev][1]) != page:
-            fwd = linked_page(site, pagers[prev][1])
-            problems.append(f"{page}: previous is {prev}, whose next is {fwd or 'missing'}")
+        page = nxt
     return problems
 
 
