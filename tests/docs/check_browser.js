@@ -286,14 +286,15 @@
   // in the window and are wide enough to read a test's name in. (On a
   // phone, where each row is a card, the same holds of the cards.) Returns
   // how many of each kind it measured (check_browser.py wants some).
-  var LESSON = {'m': 'the mutation table', 'mo': 'a memory-order table'};
+  var LESSON = {'m': 'the mutation table', 'mo': 'a memory-order table', 'ls': 'a litmus family\'s summary'};
   var CATCHING = /^(killed by|explorer alone)/, CATCHING_PX = 200;
   function lessonKind(t) {
+    if (t.classList.contains('litmus-summary')) return 'ls';  // (RC11's answer and the explorer's, last)
     var a = t.querySelector('td > a[id^="m-"], td > a[id^="mo-"]');
     return a ? a.id.replace(/-.*/, '') : null;
   }
   function lessonTables(out, width) {
-    var count = {m: 0, mo: 0};
+    var count = {m: 0, mo: 0, ls: 0};
     document.querySelectorAll('div.contents table').forEach(function (t) {
       var kind = lessonKind(t);
       if (!kind || !shown(t)) return;
@@ -552,7 +553,7 @@
       pageWidth(out, width);
       sourceLines(out, width);
       diagramsScale(out, width);
-      var lesson = {m: 0, mo: 0};
+      var lesson = {m: 0, mo: 0, ls: 0};
       if (course) { boxes(out, width); brokenWords(out, width); stickyColumnRoom(out, width); }
       if (course) lesson = lessonTables(out, width);  // (at 390 px too: the cards keep to the column)
       return graphs(out, width).then(function () {

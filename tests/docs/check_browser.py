@@ -400,7 +400,7 @@ class Run:
         self.sources = source_files(site)
         self.failures, self.pagers = [], {}
         self.checked = self.images = self.diagrams = self.printed = self.unprinted = 0
-        self.lesson = {"m": 0, "mo": 0}  # the lesson tables measured at 1280 px, by kind (their anchors' prefix)
+        self.lesson = {"m": 0, "mo": 0, "ls": 0}  # the lesson tables measured, by kind (anchors' prefix; ls: litmus-summary)
         self.figures, self.small_text = 0, []  # figures measured on a phone; (fails, line) of those under PHONE_TEXT_PX
         self.readmes = 0  # the steps' README pages loaded
 
@@ -420,6 +420,8 @@ class Run:
         self.readmes += bool(re.fullmatch(r"\d\d-[^/]+/html/index\.html", rel))  # (a README, where the table is)
         if rel == "mutants.html" and not seen[0]["lesson"]["m"]:
             self.failures.append(f"{rel}: no mutation table (rows anchored m-...) to measure at {WIDTHS[0]} px")
+        if rel == "litmus.html" and not seen[0]["lesson"]["ls"]:
+            self.failures.append(f"{rel}: no family summary (table.litmus-summary) to measure at {WIDTHS[0]} px")
         for result in seen:
             self.failures += [f"{rel}: {p}" for p in dict.fromkeys(result["problems"])]
         self.figure_text(rel, seen[WIDTHS.index(390)].get("figureText", []))
@@ -498,7 +500,8 @@ def report(run, chromium, seconds):
     print(f"check_browser: {run.checked} pages loaded in {Path(chromium).name} at {' and '.join(map(str, WIDTHS))} px "
           f"(the course's tables at {SMALL_PHONE} px too) "
           f"in {seconds:.0f} s, {run.images} images, {run.diagrams} diagrams, "
-          f"{run.lesson['m']} mutation tables and {run.lesson['mo']} memory-order tables measured, "
+          f"{run.lesson['m']} mutation tables, {run.lesson['mo']} memory-order tables and {run.lesson['ls']} litmus "
+          "summaries measured, "
           f"{run.printed} source pages read back from print, {len(run.failures)} problems")
     if run.unprinted:
         line = f"docs.browser: {run.unprinted} source pages not read back: no pdftotext (apt install poppler-utils)"
