@@ -25,6 +25,8 @@ from pathlib import Path
 # patterns (case-insensitive) and code spans. Longer terms first, so that
 # "release sequence" is not taken for "release".
 TERMS = [
+    ("gl-candidate", r"candidate executions?", ()),
+    ("gl-axioms", r"RC11's (?:four )?axioms", ()),
     ("gl-happens-before", r"happens?[- ]before", ()),
     ("gl-synchronizes-with", r"synchroni[sz](?:es|e|ed|ing)[- ]with", ()),
     ("gl-sequenced-before", r"sequenced[- ]before|program order", ()),
