@@ -145,7 +145,6 @@ void clock_thread_join(int thread);
 void location_reset(void);
 void location_set_model(bool c11); /* --model c11, when the search starts (run.c) */
 void location_set_candidates(bool on); /* the candidate search (explore_options.candidates), when it starts */
-bool location_truncated(void); /* a load could have read a store older than the history kept */
 /* How many ways operation e (e->op, ->thread, ->obj, ->order, ->expected
  * set) may go: which store it reads, where its store goes in modification
  * order; 1 if only the default (the newest store, the last place). */

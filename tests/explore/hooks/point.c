@@ -59,8 +59,9 @@ static void cas_orders(event *e, const explore_atomic_op *op, bool ok)
 static int which_way(event *e, const explore_atomic_op *op)
 {
     int n = location_choices(e, op->size);
-    if (n > 32)
-        n = 32;
+    if (n > 32) /* a decision's options are a 32-bit set (path.c): said, never cut short */
+        explore_fail("explorer", "an operation with %d ways to go (a load with that many stores to read): "
+                                 "the search's decisions hold 32", n);
     unsigned options = 1; /* the default never closes a cycle (psc.c) */
     int reads_from[32];
     for (int c = 0; c < n; ++c) {

@@ -316,7 +316,7 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
     /* .exhaustive: one round with no bound, every schedule once (run.c). */
     explore_run(&s, &r->options, r);
     if (!explore_exhaustive()) {
-        fprintf(stderr, "%s: the search was not exhaustive (a location with more stores than the model keeps?): "
+        fprintf(stderr, "%s: the search was not exhaustive (a bound cut it short): "
                         "no result\n", t->path);
         exit(2);
     }

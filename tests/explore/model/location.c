@@ -52,10 +52,12 @@
  * No load buffering: a load reads only a store that has already run, so
  * po ∪ rf is acyclic, as RC11's no-thin-air axiom (acyclic(sb ∪ rf))
  * requires; C11 itself would allow more (out-of-thin-air values).
- * Limits, said in the README: only the last HISTORY stores are kept; under
- * --model c11 a store never goes between two stores of another thread's
- * release sequence that it would split (the acquires that already read the
- * later one synchronized).
+ * Every store an object ever had stays in its history, readable by a load
+ * that coherence lets read it (loom keeps the last few; a history here
+ * grows as it must). A limit, said in the README: under --model c11 a
+ * store never goes between two stores of another thread's release
+ * sequence that it would split (the acquires that already read the later
+ * one synchronized).
  */
 #include "world.h"
 
@@ -79,10 +81,8 @@ void location_set_candidates(bool on) { st()->candidates = on; }
 void location_reset(void)
 {
     st()->nlocs = 0;
-    st()->truncated = false;
 }
 
-bool location_truncated(void) { return st()->truncated; }
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -123,6 +123,22 @@ static location *find(const volatile void *addr)
     return NULL;
 }
 
+/* Room for n stores in l's history, which grows as it must: every store
+ * an object ever had stays readable (where loom keeps the last few). */
+static void reserve(location *l, int n)
+{
+    if (n <= l->cap)
+        return;
+    int cap = l->cap ? l->cap : 8;
+    while (cap < n)
+        cap *= 2;
+    store *grown = realloc(l->stores, (size_t)cap * sizeof *grown);
+    if (!grown)
+        explore_fail("explorer", "no memory for a history of %d stores", n);
+    l->stores = grown;
+    l->cap = cap;
+}
+
 static location *fresh(const volatile void *addr, size_t size)
 {
     location *l = find(addr);
@@ -131,7 +147,10 @@ static location *fresh(const volatile void *addr, size_t size)
             explore_fail("explorer", "more than %d atomic objects in one schedule", MAX_LOCATIONS);
         l = &st()->locs[st()->nlocs++];
     }
-    *l = (location){.addr = addr, .size = size};
+    store *stores = l->stores; /* the slot's buffer, kept */
+    int cap = l->cap;
+    *l = (location){.addr = addr, .size = size, .stores = stores, .cap = cap};
+    reserve(l, 1);
     return l;
 }
 
@@ -168,8 +187,11 @@ void location_forget(const volatile void *addr, size_t size)
     const char *lo = (const char *)addr, *hi = lo + size;
     for (int i = 0; i < st()->nlocs; ++i) {
         const char *a = (const char *)st()->locs[i].addr;
-        if (a >= lo && a < hi)
+        if (a >= lo && a < hi) { /* the last location takes its slot; its history's buffer goes to the last */
+            location gone = st()->locs[i];
             st()->locs[i--] = st()->locs[--st()->nlocs];
+            st()->locs[st()->nlocs] = gone; /* (a copy would leave two slots with one buffer) */
+        }
     }
 }
 
@@ -190,21 +212,12 @@ static void mark_seen(store *s, int thread)
 
 /* ---- what an operation may do -------------------------------------------------- */
 
-/* One way an operation may go: the store it reads (an index into
- * stores[], -1 none) and the index its own store takes (-1 none). */
-typedef struct way {
-    int read;
-    int place;
-} way;
-
 /* The oldest store thread may still read: the newest one it has seen. */
 static int oldest_seen(location *l, int thread)
 {
     int oldest = l->n - 1;
     while (oldest > 0 && !seen_by(&l->stores[oldest], thread))
         --oldest;
-    if (oldest == 0 && !seen_by(&l->stores[0], thread) && l->dropped)
-        st()->truncated = true; /* an even older one may have been allowed */
     return oldest;
 }
 
@@ -222,9 +235,22 @@ static bool splits_sequence(const location *l, int pos, int thread)
     return false;
 }
 
-/* The most ways an operation may go: a candidate's read-modify-write
- * reads any of the HISTORY + 1 stores and goes anywhere after it. */
-#define MAX_WAYS ((HISTORY + 1) * (HISTORY + 2) / 2 + HISTORY + 1)
+/* Room in st()->ways for every way an operation on l may go: a
+ * candidate's read-modify-write reads any of the n stores and goes
+ * anywhere after it, n (n + 1) / 2 ways; a compare-exchange may also
+ * fail reading any (n more). */
+static way *ways_room(const location *l)
+{
+    int n = (l->n + 1) * (l->n + 2) / 2 + l->n + 1;
+    if (n > st()->ways_cap) {
+        way *grown = realloc(st()->ways, (size_t)n * sizeof *grown);
+        if (!grown)
+            explore_fail("explorer", "no memory for %d ways", n);
+        st()->ways = grown;
+        st()->ways_cap = n;
+    }
+    return st()->ways;
+}
 
 /* Every way e may go, the default (newest store, last place) first. */
 static int ways(location *l, const event *e, size_t size, way *out)
@@ -265,8 +291,8 @@ static int ways(location *l, const event *e, size_t size, way *out)
 
 int location_choices(const event *e, size_t size)
 {
-    way w[MAX_WAYS];
-    return ways(location_of(e->obj, size), e, size, w);
+    location *l = location_of(e->obj, size);
+    return ways(l, e, size, ways_room(l));
 }
 
 /* The acquire side of 5.1.2.4p11: reading s, an acquire synchronizes with
@@ -288,7 +314,7 @@ static bool heads_of(int thread, const store *s, vclock *into)
 void location_choice_of(const event *e, size_t size, int c, location_choice *out)
 {
     location *l = location_of(e->obj, size);
-    way w[MAX_WAYS];
+    way *w = ways_room(l);
     ways(l, e, size, w);
     const store *r = w[c].read >= 0 ? &l->stores[w[c].read] : NULL;
     out->reads_from = r ? r->event : -1;
@@ -326,12 +352,7 @@ static store read_store(location *l, event *e, int i)
  * down by one if the oldest store had to go. */
 static int location_place(location *l, int pos)
 {
-    if (l->n == HISTORY) {
-        memmove(&l->stores[0], &l->stores[1], (HISTORY - 1) * sizeof l->stores[0]);
-        --l->n;
-        --pos;
-        l->dropped = true;
-    }
+    reserve(l, l->n + 1);
     memmove(&l->stores[pos + 1], &l->stores[pos], (size_t)(l->n - pos) * sizeof l->stores[0]);
     ++l->n;
     return pos;
@@ -386,7 +407,7 @@ static uintptr_t modify(enum explore_rmw op, uintptr_t old, uintptr_t arg)
 uintptr_t location_do(event *e, size_t size, int c)
 {
     location *l = location_of(e->obj, size);
-    way w[MAX_WAYS];
+    way *w = ways_room(l);
     int n = ways(l, e, size, w);
     if (c < 0 || c >= n)
         c = 0;

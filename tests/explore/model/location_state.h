@@ -5,7 +5,6 @@
 
 #include "model.h"
 
-#define HISTORY 8 /* stores kept per location, as loom's MAX_ATOMIC_HISTORY */
 #define MAX_LOCATIONS 64
 
 typedef struct store {
@@ -21,16 +20,24 @@ typedef struct location {
     const volatile void *addr;
     size_t size;
     int n;
-    bool dropped;            /* stores older than stores[0] were dropped */
     vclock released[THREADS]; /* rc11: released[t], the clock of t's last release store here */
-    store stores[HISTORY];   /* modification order: stores[n - 1] is the newest */
+    store *stores;           /* modification order: stores[n - 1] is the newest; every store stays */
+    int cap;                 /* stores' room; the buffer stays with its slot from one schedule to the next */
 } location;
+
+/* One way an operation may go (location.c): the store it reads (an index
+ * into stores[], -1 none) and the index its own store takes (-1 none). */
+typedef struct way {
+    int read;
+    int place;
+} way;
 
 /* The schedule's atomic locations, its part of the world (world.h). */
 typedef struct location_state {
     location locs[MAX_LOCATIONS];
     int nlocs;
-    bool truncated;
+    way *ways;    /* ways()'s answer, grown as the histories do */
+    int ways_cap;
     bool c11; /* --model c11: N1570's contiguous release sequences (the search's options) */
     bool candidates; /* the candidate search: coherence and atomicity unchecked (the search's options) */
 } location_state;

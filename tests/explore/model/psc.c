@@ -78,8 +78,8 @@ static void add_node(psc_graph *g, const event *e, int rf_event, const vclock *c
 /* The modification order of e's location with e put where c puts it. */
 static void mo_of(psc_graph *g, const psc_node *x, const location_choice *c, const event *e)
 {
-    int mo[16 + 1];
-    int n = location_mo(x->e->obj, mo, 16), m = 0, order[17];
+    int mo[PSC_NODES + 1]; /* the nodes, and the initial value: every store a node can be */
+    int n = location_mo(x->e->obj, mo, PSC_NODES + 1), m = 0, order[PSC_NODES + 2];
     for (int i = 0; i < n; ++i) {
         if (c && mo[i] == c->before)
             order[m++] = event_index(e);

@@ -42,7 +42,7 @@ long run_schedules(void) { return st()->schedules; }
 long explore_executions(void) { return execution_count(); }
 bool explore_replaying(void) { return path_replaying(); }
 int explore_bound(void) { return path_bound(); }
-bool explore_exhaustive(void) { return !path_pruned() && !st()->truncated; }
+bool explore_exhaustive(void) { return !path_pruned(); }
 void explore_schedule_id(char *buf, size_t size) { path_id(buf, size); }
 
 
@@ -91,7 +91,6 @@ static void run_once(const explore_scenario *s)
     if (explore_execution_is_new() && st()->comparing && !execution_in_reference()) /* counted, if not already */
         missed(s);
     alloc_check_leaks();
-    st()->truncated |= location_truncated();
     thread_end_schedule();
     fail_catch(NULL);
 }
@@ -100,7 +99,6 @@ static long round_of(const explore_scenario *s, int bound, enum search_kind kind
 {
     path_begin_round(bound, kind, free_mo);
     execution_reset();
-    st()->truncated = false;
     if (s->begin)
         s->begin(st()->context);
     long schedules = 0;

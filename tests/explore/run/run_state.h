@@ -8,7 +8,6 @@
 /* The search's run, its part of the world (world.h). */
 typedef struct run_state {
     long schedules;      /* run so far, over every round: the failure report says how many */
-    bool truncated;      /* some load could have read a store older than the history kept */
     const char *program; /* the options' argv[0], for the replay command */
     long missed;         /* executions of the unreduced round the reduced one did not meet */
     bool comparing;      /* this round is explore_compare_search's */
