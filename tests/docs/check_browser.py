@@ -164,6 +164,15 @@ class Chromium:
                 return m.get("result", {})
             self.events.append(m)
 
+    def new_tab(self):
+        """A fresh tab on about:blank: its session, with its Page and Runtime
+        domains on (check_stepper.py opens its tabs here too)."""
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for m in ("Page.enable", "Runtime.enable"):
+            self.call(m, session=session)
+        return session
+
     def wait_event(self, method, session, timeout=60):
         deadline = time.monotonic() + timeout
         while True:
@@ -187,10 +196,7 @@ class Chromium:
 class Tab:
     def __init__(self, browser):
         self.b = browser
-        target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.s = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for m in ("Page.enable", "Runtime.enable"):
-            browser.call(m, session=self.s)
+        self.s = browser.new_tab()
         browser.call("Page.addScriptToEvaluateOnNewDocument", {"source": CHECK}, session=self.s)
 
     def width(self, w):

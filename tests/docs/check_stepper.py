@@ -344,10 +344,7 @@ class Page:
 
     def __init__(self, browser):
         self.b = browser
-        target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.s = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for m in ("Page.enable", "Runtime.enable"):
-            browser.call(m, session=self.s)
+        self.s = browser.new_tab()
 
     def width(self, w):
         self.b.call("Emulation.setDeviceMetricsOverride",
