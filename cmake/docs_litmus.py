@@ -385,7 +385,8 @@ class Page:
         src = f"src/tests/explore/litmus/tests/{name}.litmus.html"
         about = (f'<p class="litmus-about">{esc(t.about)} '
                  f'(<a href="{esc(src)}"><code>{esc(name)}.litmus</code></a>)</p>')
-        return (f'<div class="litmus">{head}{about}{prog}{states_table(model, stated, found, named)}'
+        return (f'<div class="litmus litmus-head">{head}</div>',
+                f'<div class="litmus litmus-body">{about}{prog}{states_table(model, stated, found, named)}'
                 f'{answer(t, model, allowed)}{verdict}{output_details(name, model, r)}{graphs}</div>')
 
     def table(self, names):
@@ -428,8 +429,39 @@ class Marker:
         return f"<!-- {self.kind} {self.args} -->"
 
     def render(self, page):
-        block = page.table(self.names) if self.kind == "litmus-table" else page.block(self.names[0], self.model, self.draw)
-        return "\\htmlonly[block]" + block.replace("\n", "&#10;") + "\\endhtmlonly"
+        """The marker's HTML, and for a test the heading apart (its rule and name), which the page puts
+        above the test's lead paragraph (place): the lead reads under its own test's rule, never under
+        the previous test's graph."""
+        if self.kind == "litmus-table":
+            return "", html_block(page.table(self.names))
+        head, body = page.block(self.names[0], self.model, self.draw)
+        return html_block(head), html_block(body)
+
+
+def html_block(html_text):
+    return "\\htmlonly[block]" + html_text.replace("\n", "&#10;") + "\\endhtmlonly"
+
+
+def lead_start(text, at):
+    """Where the paragraph right before `at` (the marker) starts, if it is a test's lead: prose, not a
+    heading, a list, a table, another marker or the end of a block; else at."""
+    before = text[:at].rstrip("\n")
+    start = before.rfind("\n\n") + 2 if "\n\n" in before else 0
+    para = before[start:]
+    if not para.strip() or para.lstrip().startswith(("<!--", "#", "|", "- ", "* ", "\\", "<", "```", "**Where")):
+        return at
+    return start
+
+
+def place(text, marker, head, body):
+    """The page with the marker replaced by body, and head put above the test's lead (or at the marker)."""
+    at = text.index(marker)
+    start = lead_start(text, at)
+    if not head:
+        return text[:at] + body + text[at + len(marker):]
+    if start == at:
+        return text[:at] + head + body + text[at + len(marker):]
+    return text[:start] + head + "\n\n" + text[start:at] + body + text[at + len(marker):]
 
 
 def markers(text, where):
@@ -459,7 +491,7 @@ def main():
     page, found = Page(args), markers(text, args.input)
     page.run_all({page.key(name, m.model): (name, m.model) for m in found for name in m.names})
     for m in found:
-        text = text.replace(m.text(), m.render(page), 1)
+        text = place(text, m.text(), *m.render(page))
     if found and args.dot:  # the graphs' steppers: the script once, at the page's end
         text += "\n\\htmlonly[block]" + stepper.script_tag() + "\\endhtmlonly\n"
     args.output.write_text(text, encoding="utf-8")

@@ -302,6 +302,24 @@ def parse_args():
     return p.parse_args()
 
 
+def check_litmus_leads(site):
+    """The litmus chapter: a test's rule and name (div.litmus-head) come
+    right after the previous test, a table or a heading, never right after
+    a paragraph: a paragraph there is the test's lead, which belongs under
+    its rule, not under the previous test's graph (issue 37)."""
+    page = site.root / "litmus.html"
+    if not page.is_file():
+        return []
+    text = page.read_text(encoding="utf-8", errors="replace")
+    problems = []
+    for m in re.finditer(r'<div class="litmus litmus-head"><h3 id="([^"]+)"', text):
+        last = re.search(r"(</?[A-Za-z0-9]+)[^>]*>\s*$", text[:m.start()])
+        if last and last.group(1) == "</p":
+            problems.append(f"litmus.html#{m.group(1)}: a paragraph sits above the test's rule (its lead, read "
+                            "under the previous test's graph)")
+    return problems
+
+
 def main():
     site = Site(parse_args().site.resolve())
     if not (site.root / "index.html").is_file():
@@ -313,6 +331,7 @@ def main():
         checked, broken = checked + n, broken + problems
     halves, wrong = check_step_diff.check_pages(sorted((site.root / "diffs").glob("*.html")), STEPS)
     broken += [f"diffs/{w} (the README half)" for w in wrong]
+    broken += check_litmus_leads(site)
     pagers = check_pagers(site, pages)
     chain, order = check_reading_order(site, pages)
     for b in broken:
