@@ -183,7 +183,7 @@ const char *explore_name_of(const volatile void *addr);
  * check what it is given against the atomic operations the build contains. */
 enum explore_call {
     EXPLORE_LOAD, EXPLORE_STORE, EXPLORE_EXCHANGE, EXPLORE_CAS, EXPLORE_FETCH, EXPLORE_FENCE,
-    EXPLORE_MUTEX, EXPLORE_COND, EXPLORE_ALLOC, EXPLORE_FREE,
+    EXPLORE_MUTEX, EXPLORE_COND, EXPLORE_ALLOC, EXPLORE_FREE, EXPLORE_THREAD,
 };
 typedef struct explore_site {
     enum explore_call call;
@@ -227,6 +227,11 @@ int explore_mutex_unlock(pthread_mutex_t *m, const explore_site *site);
 int explore_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const explore_site *site);
 int explore_cond_signal(pthread_cond_t *c, const explore_site *site);
 int explore_cond_broadcast(pthread_cond_t *c, const explore_site *site);
+/* A thread the code under test creates on a scenario thread (the
+ * executor's workers) is a thread of the schedule (thread.c). */
+int explore_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start_routine)(void *), void *arg,
+                          const explore_site *site);
+int explore_thread_join(pthread_t thread, void **result, const explore_site *site);
 
 void *explore_alloc_at(size_t size, const explore_site *site);
 void explore_free_at(void *p, const explore_site *site);
@@ -247,6 +252,7 @@ int explore_order_parse(const char *text);
 typedef struct explore_options {
     bool c11;            /* --model c11: N1570's release sequences, the classic dependence; false: RC11 */
     bool spurious;       /* a weak compare-exchange may fail spuriously (7.17.7.4p4), once per site and thread */
+    bool spurious_wakeups; /* pthread_cond_wait may return unsignalled (POSIX), once per site and thread; on */
     int bound;           /* with bound_is_hard: the rounds of increasing preemption bound, to this one */
     bool bound_is_hard;  /* false: two short rounds, then the reduced search with no bound */
     const char *replay;  /* a schedule id: run that schedule alone; NULL: search */
@@ -266,7 +272,8 @@ typedef struct explore_options {
  * short rounds then no bound, the trace as wide as $COLUMNS or the
  * terminal), with what the user's environment says instead of an option:
  * LOCKSTEP_EXPLORE_MODEL=rc11|c11, LOCKSTEP_EXPLORE_SPURIOUS (1: spurious
- * failures; set to anything else: none), LOCKSTEP_EXPLORE_PREEMPTIONS=P.
+ * failures; set to anything else: none), LOCKSTEP_EXPLORE_SPURIOUS_WAKEUPS
+ * (0: no spurious wake-ups; they are on by default), LOCKSTEP_EXPLORE_PREEMPTIONS=P.
  * False, and why, on a model that is neither. The only reader of the
  * environment. */
 bool explore_options_init(explore_options *o, const char *program, bool spurious_default, char *why, size_t size);

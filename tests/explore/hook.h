@@ -178,6 +178,10 @@
 #define pthread_cond_wait(c, m) EXPLORE_CALL(EXPLORE_COND, "wait", c, explore_cond_wait, (c), (m))
 #define pthread_cond_signal(c) EXPLORE_CALL(EXPLORE_COND, "signal", c, explore_cond_signal, (c))
 #define pthread_cond_broadcast(c) EXPLORE_CALL(EXPLORE_COND, "broadcast", c, explore_cond_broadcast, (c))
+/* A thread the code under test creates runs as a thread of the schedule (thread.c). */
+#define pthread_create(t, attr, fn, arg)                                                                       \
+    EXPLORE_CALL(EXPLORE_THREAD, "pthread_create", t, explore_thread_create, (t), (attr), (fn), (arg))
+#define pthread_join(t, result) EXPLORE_CALL(EXPLORE_THREAD, "pthread_join", t, explore_thread_join, (t), (result))
 
 /* A coroutine resumed from the step's code runs a trampoline inside the
  * caller's: the explorer counts how deep they nest (point.c), so that a

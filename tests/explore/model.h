@@ -108,7 +108,7 @@ typedef struct event {
     size_t size;
     bool failed;                /* an injected allocation failure */
     int depth;                  /* EV_RESUME: how deep the step's resumes nest */
-    int woken;                  /* EV_SIGNAL, EV_BROADCAST */
+    unsigned woken;             /* EV_SIGNAL, EV_BROADCAST: the threads it woke, a bit each */
 } event;
 
 /* The events one schedule logs at most (event.c); past it, the trace says
@@ -137,8 +137,8 @@ void clock_vjoin(vclock *into, const vclock *from);
 bool clock_hb(int u, uint32_t e, int thread); /* u's access at epoch e happens before thread's point */
 void clock_mutex_unlock(int thread, const void *m);
 void clock_mutex_lock(int thread, const void *m);
-void clock_thread_start(int thread);
-void clock_thread_join(int thread);
+void clock_thread_start(int thread, int creator); /* pthread_create by creator */
+void clock_thread_join(int joiner, int thread);   /* pthread_join of thread by joiner */
 
 /* ---- location.c: atomic locations, coherence, release sequences ------------ */
 
@@ -258,6 +258,16 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
  * events (reads_from[c] for choice c): a choice the reduction rules out
  * is never taken. Returns the choice, -1: see path_error. */
 int path_read(unsigned options, int current, const int *reads_from);
+/* Any other choice inside the running step, every option tried, none
+ * ruled out (mutex.c: which waiter a signal wakes, a spurious wake-up).
+ * Returns the choice, -1: see path_error. */
+int path_choose(unsigned options, int current);
+/* Thread `child` was created by `creator`'s running step (thread.c): its
+ * steps come after that one. */
+void path_spawn(int child, int creator);
+/* The running step of `joiner` joined thread `child`: it comes after all
+ * of child's steps. */
+void path_join(int joiner, int child);
 /* What the operation just chosen did, once it ran (a compare-exchange
  * that failed only read): its races are judged by it. */
 void path_ran(const step *what);
@@ -308,8 +318,13 @@ const char *thread_name(int thread);
 void thread_wait_turn(int self, step next); /* a scheduling point: wait until the scheduler names self */
 /* What keeps a thread from running, set before thread_wait_turn (mutex.c). */
 void thread_wants(int self, pthread_mutex_t *m);                 /* its next operation locks m */
-void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m); /* in pthread_cond_wait */
-int thread_wake(pthread_cond_t *c, bool all);                    /* how many it woke */
+/* In pthread_cond_wait on c, having unlocked m; spurious_from: the wait's
+ * event if it may wake spuriously, once another thread unlocks m after
+ * it, else -1 (mutex.c). */
+void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m, int spurious_from);
+bool thread_still_waits(int self); /* not signalled: it went on spuriously */
+unsigned thread_waiters(const pthread_cond_t *c);                /* who waits on c, not woken yet, a bit each */
+void thread_wake(int thread);                                    /* a signal or broadcast wakes it */
 void thread_hold(pthread_mutex_t *m, int owner, int lock_event);
 void thread_release(pthread_mutex_t *m);
 void thread_setup(const explore_scenario *s, void *ctx); /* before the scenario's setup; ctx: its threads' argument */
@@ -333,6 +348,8 @@ const void *alloc_poison(void);
 void point_reset(void);
 void point_set_spurious(bool on); /* weak compare-exchanges may fail spuriously: the search's options (run.c) */
 void point_set_candidates(bool on); /* the candidate search: every choice offered, psc unchecked (run.c) */
+void point_set_spurious_wakeups(bool on); /* pthread_cond_wait may wake unsignalled: the search's options (run.c) */
+bool point_spurious_wakeups(void);        /* mutex.c asks */
 
 /* ---- trace.c, graph.c, fail.c: what a student reads ---------------------- */
 

@@ -49,6 +49,8 @@ bool explore_options_init(explore_options *o, const char *program, bool spurious
     }
     const char *spurious = getenv("LOCKSTEP_EXPLORE_SPURIOUS");
     o->spurious = spurious ? strcmp(spurious, "1") == 0 : spurious_default;
+    const char *wakeups = getenv("LOCKSTEP_EXPLORE_SPURIOUS_WAKEUPS");
+    o->spurious_wakeups = !wakeups || strcmp(wakeups, "0") != 0;
     const char *bound = getenv("LOCKSTEP_EXPLORE_PREEMPTIONS");
     if (bound) {
         o->bound = atoi(bound);

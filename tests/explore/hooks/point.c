@@ -96,6 +96,9 @@ void point_set_spurious(bool on) { st()->spurious = on; }
 
 void point_set_candidates(bool on) { st()->candidates = on; }
 
+void point_set_spurious_wakeups(bool on) { st()->spurious_wakeups = on; }
+bool point_spurious_wakeups(void) { return st()->spurious_wakeups; }
+
 static bool may_fail_spuriously(const event *e, const explore_atomic_op *op)
 {
     if (!op->weak || !st()->spurious)

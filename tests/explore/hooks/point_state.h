@@ -8,6 +8,7 @@
 /* What the operations keep across a schedule, its part of the world (world.h). */
 typedef struct point_state {
     bool spurious;   /* the search's option: a weak compare-exchange may fail spuriously */
+    bool spurious_wakeups; /* the search's option: pthread_cond_wait may return unsignalled (mutex.c) */
     bool candidates; /* the search's option: the candidate search, where psc refuses nothing */
     int max_nesting; /* the deepest nesting of the step's trampolines since the threads started */
     int nesting[EXPLORE_MAX_THREADS + 1]; /* each thread's (main's too) resumes inside one another, now */

@@ -82,16 +82,16 @@ void clock_mutex_lock(int thread, const void *m)
 
 /* 7.26.5.1p2 (thrd_create; pthread_create alike): the creation
  * synchronizes with the start of the new thread. */
-void clock_thread_start(int thread)
+void clock_thread_start(int thread, int creator)
 {
-    clock_vjoin(&st()->clock[thread], &st()->clock[EXPLORE_MAIN]);
-    clock_tick(EXPLORE_MAIN);
+    clock_vjoin(&st()->clock[thread], &st()->clock[creator]);
+    clock_tick(creator);
 }
 
 /* 7.26.5.6p2 (thrd_join): the end of the thread synchronizes with the
  * return of the join. */
-void clock_thread_join(int thread)
+void clock_thread_join(int joiner, int thread)
 {
-    clock_vjoin(&st()->clock[EXPLORE_MAIN], &st()->clock[thread]);
-    clock_tick(EXPLORE_MAIN);
+    clock_vjoin(&st()->clock[joiner], &st()->clock[thread]);
+    clock_tick(joiner);
 }

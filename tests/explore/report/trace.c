@@ -126,11 +126,19 @@ void trace_format(const event *e, char *buf, size_t size)
     case EV_LOCK: snprintf(buf, size, "%slock %s", at(e, where, sizeof where), obj); return;
     case EV_UNLOCK: snprintf(buf, size, "%sunlock %s", at(e, where, sizeof where), obj); return;
     case EV_WAIT: snprintf(buf, size, "%swait on %s (unlocks the mutex)", at(e, where, sizeof where), obj); return;
-    case EV_WOKEN: snprintf(buf, size, "%swoken up, relocks the mutex", at(e, where, sizeof where)); return;
-    case EV_SIGNAL:
-    case EV_BROADCAST:
-        snprintf(buf, size, "%s%s %s (wakes %d)", at(e, where, sizeof where), e->site->name, obj, e->woken);
+    case EV_WOKEN:
+        snprintf(buf, size, "%s%s, relocks the mutex", at(e, where, sizeof where),
+                 e->spurious ? "wakes up unsignalled (a spurious wake-up: POSIX allows it)" : "woken up");
         return;
+    case EV_SIGNAL:
+    case EV_BROADCAST: {
+        char who[64] = "nobody";
+        size_t len = 0;
+        for (unsigned w = e->woken; w && len < sizeof who; w &= w - 1)
+            len += (size_t)snprintf(who + len, sizeof who - len, "%sT%d", len ? ", " : "", __builtin_ctz(w));
+        snprintf(buf, size, "%s%s %s (wakes %s)", at(e, where, sizeof where), e->site->name, obj, who);
+        return;
+    }
     case EV_INIT: {
         char value[64];
         name_value(obj, e->obj, e->stored, value, sizeof value);

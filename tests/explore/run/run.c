@@ -129,6 +129,7 @@ long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
     location_set_model(o->c11);
     location_set_candidates(o->candidates);
     point_set_spurious(o->spurious);
+    point_set_spurious_wakeups(o->spurious_wakeups);
     point_set_candidates(o->candidates);
     trace_set_width(o->width);
     const char *replay_id = o->replay;

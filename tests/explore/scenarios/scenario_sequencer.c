@@ -29,6 +29,7 @@
 
 #include "lockstep/alloc.h"
 #include "lockstep/event.h"
+#include "lockstep/executor.h"
 #include "lockstep/sequencer.h"
 #include "lockstep/task.h"
 #include "lockstep/trigger.h"
@@ -139,6 +140,11 @@ typedef struct sequencer_context {
     bool a_started_at_destroy;
     bool awaiter_destroyed;     /* T1 has destroyed the awaiter (before it sets awaiter gone) */
     long awaiter_destroys[2];   /* over all schedules: A's start not before the destroy (happens-before), before it */
+
+    /* Tasks that hop onto an executor, whose two workers are threads of the schedule. */
+    lockstep_executor ex;
+    task_result waited;         /* the owner's simple_task_wait for task B */
+    long made_on_workers[2][2]; /* over all schedules: maker A ran on worker 1 or 2, maker B on 1 or 2 */
 } sequencer_context;
 
 const size_t explore_context_size = sizeof(sequencer_context);
@@ -183,6 +189,10 @@ const explore_field explore_context_fields[] = {
      sizeof ((sequencer_context *)0)->awaiter_destroyed, "awaiter_destroyed"},
     {offsetof(sequencer_context, awaiter_destroys),
      sizeof ((sequencer_context *)0)->awaiter_destroys, "awaiter_destroys"},
+    {offsetof(sequencer_context, ex), sizeof ((sequencer_context *)0)->ex, "ex"},
+    {offsetof(sequencer_context, waited), sizeof ((sequencer_context *)0)->waited, "waited"},
+    {offsetof(sequencer_context, made_on_workers),
+     sizeof ((sequencer_context *)0)->made_on_workers, "made_on_workers"},
 };
 const size_t explore_context_nfields = sizeof explore_context_fields / sizeof explore_context_fields[0];
 
@@ -259,8 +269,9 @@ static int make_body(void *ctx, simple_task *task)
     return err;
 }
 
-/* Queues op `id`; fail_nth: which allocation of the call fails (0: none). */
-static void queue_op(sequencer_context *c, int id, uint64_t fail_nth)
+/* Queues op `id`, its task to hop onto executor ex (NULL: none) before
+ * its maker runs; fail_nth: which allocation of the call fails (0: none). */
+static void queue_op_on(sequencer_context *c, int id, uint64_t fail_nth, lockstep_executor *ex)
 {
     c->queued[id] = true;
     c->thread[id] = explore_self();
@@ -274,12 +285,14 @@ static void queue_op(sequencer_context *c, int id, uint64_t fail_nth)
 #endif
     explore_name_next_alloc(g_task_names[id], true);
     lockstep_alloc_fail_nth(fail_nth);
-    c->errs[id] = task_sequencer_queue(&c->seq, make_body, &c->ops[id], NULL, &c->tasks[id]);
+    c->errs[id] = task_sequencer_queue(&c->seq, make_body, &c->ops[id], ex, &c->tasks[id]);
     lockstep_alloc_fail_none();
     explore_name_next_alloc(NULL, false);
     if (c->errs[id])
         explore_note("queue %s returned %s", g_op_names[id], c->errs[id] == ENOMEM ? "ENOMEM" : "an error");
 }
+
+static void queue_op(sequencer_context *c, int id, uint64_t fail_nth) { queue_op_on(c, id, fail_nth, NULL); }
 
 /* ---- a coroutine awaiting a task the sequencer handed out ----------------------
  *
@@ -855,6 +868,77 @@ static void awaiter_destroyed_summary(void *ctx)
     }
 }
 
+/* ---- completions that hop through an executor ---------------------------------------
+ *
+ * The article's `co_await context`: a task queued with an executor hops
+ * onto it before its maker runs, so its maker, its body and its completion
+ * (which starts the task behind it) run on a worker. The executor is
+ * common's: a mutex, a condition variable and two workers it creates with
+ * pthread_create, which are threads of the schedule (T2, T3), so which
+ * worker a post wakes, a spurious wake-up of either, and their races with
+ * the completer and the owner are all explored. The owner waits for task B
+ * as a plain thread does (simple_task_wait: a mutex and a condition
+ * variable of its own) and releases it, then destroys the executor, which
+ * stops and joins its workers. */
+enum { WORKER_1 = 2, WORKER_2 = 3 }; /* the workers' thread numbers: after the scenario's two */
+
+static void queue_hop_a_b_wait_b_destroy(void *ctx)
+{
+    sequencer_context *c = ctx;
+    explore_note("lockstep_executor_init: two workers");
+    int err = lockstep_executor_init(&c->ex, 2);
+    if (err)
+        explore_fail("setup", "lockstep_executor_init failed with %d", err);
+    queue_op_on(c, 1, 0, &c->ex);
+    queue_op_on(c, 2, 0, &c->ex);
+    explore_note("simple_task_wait(task B)");
+    c->waited = simple_task_wait(&c->tasks[2]);
+    if (!c->returned[2])
+        explore_fail("continued before completion", "simple_task_wait(task B) returned before body B had returned "
+                     "its value");
+    simple_task_release(&c->tasks[2]); /* waited for: the owner lets go of it (check_sequencer skips it) */
+    c->released[2] = true;
+    explore_note("lockstep_executor_destroy: its workers stop and are joined");
+    lockstep_executor_destroy(&c->ex);
+}
+
+/* Both makers ran on a worker, never on the thread that queued them or
+ * completed the task before; then the sequencer's checks. */
+static void check_hops(void *ctx)
+{
+    sequencer_context *c = ctx;
+    for (int id = 1; id <= 2; ++id) {
+        if (c->made_on[id] != WORKER_1 && c->made_on[id] != WORKER_2)
+            explore_fail("no hop", "maker %s ran on T%d, not on one of the executor's workers (T2, T3): its task "
+                         "did not hop onto the executor it was queued with", g_op_names[id], c->made_on[id]);
+    }
+    ++c->made_on_workers[c->made_on[1] - WORKER_1][c->made_on[2] - WORKER_1];
+    if (c->waited.error || c->waited.value != c->ops[2].result.value)
+        explore_fail("wrong value", "simple_task_wait(task B) returned {%d, %ld}, expected {0, %ld}", c->waited.error,
+                     (long)c->waited.value, (long)c->ops[2].result.value);
+    check_sequencer(c);
+}
+
+static void reset_hops(void *ctx)
+{
+    sequencer_context *c = ctx;
+    reset_counts(c);
+    memset(c->made_on_workers, 0, sizeof c->made_on_workers);
+}
+
+static void hops_summary(void *ctx)
+{
+    sequencer_context *c = ctx;
+    long (*w)[2] = c->made_on_workers;
+    printf("explore: makers A and B ran on workers 1 and 1 in %ld schedules, 1 and 2 in %ld, 2 and 1 in %ld, "
+           "2 and 2 in %ld\n", w[0][0], w[0][1], w[1][0], w[1][1]);
+    if (!w[0][0] || !w[0][1] || !w[1][0] || !w[1][1]) {
+        printf("explore: FAILED (coverage): each maker should run on each worker, on the same one as the other "
+               "and on the other one\n");
+        exit(1);
+    }
+}
+
 /* One scenario per line that starts with `{.name = "x",`: CMake registers a test per name; main.c
  * decides from min_step and max_step whether it applies to this step. */
 const explore_scenario explore_scenarios[] = {
@@ -896,5 +980,11 @@ const explore_scenario explore_scenarios[] = {
      .threads = {complete_gate, queue_a_b_then_destroy_after_c, queue_c_then_signal},
      .begin = reset_counts, .setup = make_destroy_after_queues, .check = check_destroy_after_queues,
      .summary = destroy_after_queues_summary},
+    {.name = "completions_hop_through_executor", .min_step = 6,
+     .about = "T0 completes the running task G while T1 makes an executor of two workers (T2, T3), queues A and B "
+              "to hop onto it, waits for task B and destroys the executor",
+     .nthreads = 2, .thread_names = {"completer", "owner", "worker 1", "worker 2"},
+     .threads = {complete_gate, queue_hop_a_b_wait_b_destroy},
+     .begin = reset_hops, .setup = make_sequencer, .check = check_hops, .summary = hops_summary},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

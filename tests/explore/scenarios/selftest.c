@@ -506,6 +506,40 @@ static void wait_once(void *ctx)
 }
 static void signal_once(void *ctx) { (void)ctx; pthread_cond_signal(&g_wait_c); }
 
+/* Turns on one condition variable: T0 gives the turn to waiter 0, who
+ * gives it to waiter 1. The planted bug: a signal where a broadcast is
+ * needed. It wakes one waiter, and POSIX does not say which (mutex.c): if
+ * it wakes waiter 1, that one finds it is not its turn and waits again,
+ * and waiter 0 sleeps on. Only a search that lets a signal wake any
+ * waiter finds it; one that wakes the first (the lower thread) never does
+ * (signal_wakes_any_waiter). */
+static pthread_mutex_t g_turn_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_turn_c = PTHREAD_COND_INITIALIZER;
+static int g_turn; /* whose turn: -1 nobody's yet */
+
+static void turn_setup(void *ctx)
+{
+    (void)ctx;
+    g_turn = -1;
+}
+static void give_turn(int to)
+{
+    pthread_mutex_lock(&g_turn_m);
+    g_turn = to;
+    pthread_cond_signal(&g_turn_c); /* the bug: two threads wait for different turns */
+    pthread_mutex_unlock(&g_turn_m);
+}
+static void wait_turn(int me)
+{
+    pthread_mutex_lock(&g_turn_m);
+    while (g_turn != me)
+        pthread_cond_wait(&g_turn_c, &g_turn_m);
+    pthread_mutex_unlock(&g_turn_m);
+}
+static void turn_giver(void *ctx) { (void)ctx; give_turn(0); }
+static void waiter_0(void *ctx) { (void)ctx; wait_turn(0); give_turn(1); }
+static void waiter_1(void *ctx) { (void)ctx; wait_turn(1); }
+
 /* One scenario per line that starts with `{.name`: CMake reads name and min_step from it. */
 const explore_scenario explore_scenarios[] = {
     {.name = "deadlock", .min_step = 1, .about = "two threads lock a mutex that is never unlocked",
@@ -581,5 +615,9 @@ const explore_scenario explore_scenarios[] = {
     {.name = "signal_before_wait", .min_step = 1, .about = "a wait with no predicate deadlocks if the signal comes first",
      .nthreads = 2, .thread_names = {"waiter", "signaller"}, .threads = {wait_once, signal_once},
      .setup = own_setup, .check = check_nothing, .exhaustive = true},
+    {.name = "signal_wakes_any_waiter", .min_step = 1,
+     .about = "a signal, not a broadcast, to waiters for different turns deadlocks when it wakes the wrong one",
+     .nthreads = 3, .thread_names = {"waiter 0", "waiter 1", "giver"}, .threads = {waiter_0, waiter_1, turn_giver},
+     .setup = turn_setup, .check = check_nothing, .exhaustive = true},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];

@@ -187,9 +187,26 @@ static bool until_holds(const xthread *t)
     return ok;
 }
 
+/* A waiter that may wake spuriously can go on, signalled or not, once
+ * another thread has unlocked its mutex since it began to wait: before,
+ * the predicate that mutex guards is as it left it (mutex.c). */
+static bool may_go_unsignalled(const xthread *t)
+{
+    if (t->spurious_from < 0)
+        return false;
+    int self = (int)(t - st()->threads);
+    for (int i = event_count() - 1; i > t->spurious_from; --i) {
+        const event *e = event_at(i);
+        if (e->kind == EV_UNLOCK && e->obj == t->wants && e->thread != self)
+            return true;
+    }
+    return false;
+}
+
 static bool runnable(const xthread *t)
 {
-    return t->arrived && !t->done && !t->waits && !(t->wants && held_of(t->wants)) && !(t->until && !until_holds(t));
+    return t->arrived && !t->done && !(t->waits && !may_go_unsignalled(t)) && !(t->wants && held_of(t->wants)) &&
+           !(t->joins && !st()->threads[t->joins - 1].done) && !(t->until && !until_holds(t));
 }
 
 /* Records the deadlock (fail.c) without unwinding: decide() hands the
@@ -205,6 +222,9 @@ static void deadlock(void)
             continue;
         if (t->waits)
             len += (size_t)snprintf(why + len, sizeof why - len, " T%d waits on a condition variable nobody signals;", i);
+        else if (t->joins)
+            len += (size_t)snprintf(why + len, sizeof why - len, " T%d joins T%d, which has not finished;", i,
+                                    t->joins - 1);
         else if (t->wants) {
             const held *h = held_of(t->wants);
             len += (size_t)snprintf(why + len, sizeof why - len, " T%d wants a mutex held by T%d;", i, h->owner);
@@ -230,16 +250,21 @@ static void decide(int current)
         st()->running = EXPLORE_MAIN;
         return;
     }
-    unsigned enabled = 0, waiting = 0;
+    unsigned enabled = 0, waiting = 0, unsignalled = 0;
     bool all_done = true;
     for (int i = 0; i < st()->nthreads; ++i) {
         all_done &= st()->threads[i].done;
-        if (runnable(&st()->threads[i]))
+        if (runnable(&st()->threads[i])) {
             enabled |= 1u << i;
+            if (st()->threads[i].waits)
+                unsignalled |= 1u << i;
+        }
         if (st()->threads[i].arrived && !st()->threads[i].done)
             waiting |= 1u << i;
     }
-    if (!enabled && !all_done)
+    /* Nobody can run but by a spurious wake-up: POSIX allows one and
+     * promises none, so the execution in which none comes is stuck. */
+    if (enabled == unsignalled && !all_done)
         deadlock();
     int choice = EXPLORE_MAIN;
     if (enabled) {
@@ -268,22 +293,25 @@ void thread_wait_turn(int self, step next)
 
 void thread_wants(int self, pthread_mutex_t *m) { st()->threads[self].wants = m; }
 
-void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m)
+void thread_waits(int self, pthread_cond_t *c, pthread_mutex_t *m, int spurious_from)
 {
     st()->threads[self].waits = c;
     st()->threads[self].wants = m;
+    st()->threads[self].spurious_from = spurious_from;
 }
 
-int thread_wake(pthread_cond_t *c, bool all)
+bool thread_still_waits(int self) { return st()->threads[self].waits != NULL; }
+
+unsigned thread_waiters(const pthread_cond_t *c)
 {
-    int woken = 0;
-    for (int i = 0; i < st()->nthreads && (all || !woken); ++i)
-        if (st()->threads[i].waits == c) {
-            st()->threads[i].waits = NULL;
-            ++woken;
-        }
-    return woken;
+    unsigned waiters = 0;
+    for (int i = 0; i < st()->nthreads; ++i)
+        if (st()->threads[i].waits == c)
+            waiters |= 1u << i;
+    return waiters;
 }
+
+void thread_wake(int thread) { st()->threads[thread].waits = NULL; }
 
 void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what)
 {
@@ -313,7 +341,11 @@ static void thread_main(void)
     jmp_buf unwind;
     if (!setjmp(unwind)) {
         fail_catch(&unwind);
-        st()->threads[self].fn(st()->threads[self].ctx);
+        xthread *t = &st()->threads[self];
+        if (t->start)
+            t->result = t->start(t->ctx);
+        else
+            t->fn(t->ctx);
     }
     fail_catch(NULL);
 
@@ -331,6 +363,7 @@ void thread_setup(const explore_scenario *s, void *ctx)
     st()->in_schedule = true;
     st()->nheld = 0;
     st()->nthreads = s->nthreads;
+    st()->names = s->thread_names;
     st()->current = EXPLORE_MAIN;
     for (int i = 0; i < s->nthreads; ++i)
         st()->threads[i] = (xthread){.fn = s->threads[i], .ctx = ctx, .name = s->thread_names[i], .next = {.kind = STEP_LOCAL, .scenario = true}};
@@ -368,7 +401,7 @@ void thread_run_all(void)
 {
     st()->running = EXPLORE_MAIN;
     for (int i = 0; i < st()->nthreads; ++i) {
-        clock_thread_start(i);
+        clock_thread_start(i, EXPLORE_MAIN);
         start(i);
     }
     decide(EXPLORE_MAIN); /* the first decision */
@@ -376,10 +409,63 @@ void thread_run_all(void)
     if (fail_pending()) /* the other threads stay where they are: the process ends */
         fail_unwind();
     for (int i = 0; i < st()->nthreads; ++i)
-        clock_thread_join(i);
+        clock_thread_join(EXPLORE_MAIN, i);
 }
 
 void thread_end_schedule(void) { st()->in_schedule = false; }
+
+/* ---- threads the code under test creates ------------------------------------ */
+
+/* pthread_create on a scenario thread (the executor's workers): a thread
+ * of the schedule like the scenario's own, numbered after them, and named
+ * by the scenario's thread_names if it gives the slot a name. Creating it
+ * is part of the creator's running step, which happens before everything
+ * the new thread does (7.26.5.1p2; clock.c, path_spawn); it waits at its
+ * start for its first turn, as the scenario's threads do. Main creates no
+ * thread: its setup runs before the threads start, and its checks after
+ * every thread has finished, so nothing could join one. */
+int explore_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start_routine)(void *), void *arg,
+                          const explore_site *site)
+{
+    (void)attr; /* a stack size or a scheduling policy: nothing the model has */
+    int self = thread_self();
+    if (self == EXPLORE_MAIN)
+        explore_fail("explorer", "pthread_create at %s:%d on the main thread: create threads on a scenario thread, "
+                     "which can also join them", site->file, site->line);
+    if (st()->nthreads == EXPLORE_MAX_THREADS)
+        explore_fail("explorer", "pthread_create at %s:%d: a schedule has at most %d threads", site->file,
+                     site->line, EXPLORE_MAX_THREADS);
+    int i = st()->nthreads++;
+    const char *name = st()->names[i] ? st()->names[i] : "created thread";
+    st()->threads[i] = (xthread){.start = start_routine, .ctx = arg, .name = name,
+                                 .next = {.kind = STEP_LOCAL, .scenario = true}};
+    clock_thread_start(i, self);
+    path_spawn(i, self);
+    start(i);
+    event_note(self, "pthread_create: T%d %s starts", i, name);
+    *thread = (pthread_t)(uintptr_t)(i + 1); /* the id is ours: the code under test only passes it to pthread_join */
+    return 0;
+}
+
+/* pthread_join: the joiner cannot go on until the thread has finished; its
+ * step, on an object no other step touches, comes after every step of the
+ * joined thread (7.26.5.6p2; clock.c, path_join). */
+int explore_thread_join(pthread_t thread, void **result, const explore_site *site)
+{
+    int self = thread_self(), i = (int)(uintptr_t)thread - 1;
+    if (self == EXPLORE_MAIN || i < 0 || i >= st()->nthreads || i == self)
+        explore_fail("explorer", "pthread_join at %s:%d of a thread this schedule did not create, or of itself",
+                     site->file, site->line);
+    st()->threads[self].joins = i + 1;
+    thread_wait_turn(self, (step){.kind = STEP_SYNC, .obj = &st()->threads[i], .scenario = true});
+    st()->threads[self].joins = 0;
+    path_join(self, i);
+    clock_thread_join(self, i);
+    event_note(self, "pthread_join: T%d %s has finished", i, st()->threads[i].name);
+    if (result)
+        *result = st()->threads[i].result;
+    return 0;
+}
 
 /* A line in the calling thread's column of the trace (what the scenario does). */
 void explore_note(const char *fmt, ...)

@@ -12,13 +12,17 @@ struct coroutine;
 
 typedef struct xthread {
     void (*fn)(void *ctx);
-    void *ctx;               /* the scenario's context, fn's argument */
+    void *(*start)(void *arg); /* instead of fn: a thread the code under test created (pthread_create) */
+    void *ctx;               /* the scenario's context, fn's argument (start's for a created thread) */
+    void *result;            /* a created thread's start routine returned it (pthread_join) */
     const char *name;
     bool arrived;            /* waiting at a scheduling point */
     step next;               /* what it does when it goes on (step.c) */
     bool done;
     pthread_mutex_t *wants;  /* its next operation locks this mutex */
     pthread_cond_t *waits;   /* inside pthread_cond_wait, not signalled yet */
+    int spurious_from;       /* with waits: its wait's event, if it may wake spuriously (mutex.c); -1 not */
+    int joins;               /* inside pthread_join: the thread it waits for, + 1 (0: none) */
     bool (*until)(void *);   /* explore_wait_until: runnable once until(until_arg) is true */
     void *until_arg;
     const char *until_what;
@@ -37,7 +41,8 @@ typedef struct held {
  * starts each one afresh. */
 typedef struct thread_state {
     xthread threads[EXPLORE_MAX_THREADS];
-    int nthreads;
+    int nthreads;  /* the scenario's, then those created during the schedule */
+    const char *const *names; /* the scenario's thread_names: a created thread's too, if it has one */
     int running; /* who may run: the one the last decision named */
     int current; /* who is running: the coroutine on the CPU */
     bool in_schedule;

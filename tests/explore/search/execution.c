@@ -18,7 +18,8 @@
  * store it read, the store just before its own in the location's final
  * modification order, and for a mutex or condition variable the call on
  * it just before (the order of critical sections is part of an execution
- * with locks). A set of signatures counts the distinct ones.
+ * with locks), with whom a signal woke and whether a wait woke without
+ * one. A set of signatures counts the distinct ones.
  */
 #include "world.h"
 
@@ -113,7 +114,8 @@ uint64_t execution_signature(void)
         const event *e = event_at(i);
         if (st()->name[i] < 0)
             continue;
-        uint64_t x = mix((uint64_t)st()->name[i], (uint64_t)e->kind << 8 | (uint64_t)e->op << 4 | e->ok << 1 | e->failed);
+        uint64_t x = mix((uint64_t)st()->name[i], (uint64_t)e->woken << 16 | (uint64_t)e->kind << 8 |
+                                                      (uint64_t)e->op << 4 | e->spurious << 2 | e->ok << 1 | e->failed);
         x = mix(x, (uint64_t)name_of(e->reads_from));
         x = mix(x, (uint64_t)name_of(st()->mo_prev[i]));
         if (on_sync_object(e)) /* the call on the same mutex or condition just before */

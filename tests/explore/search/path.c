@@ -542,6 +542,12 @@ static void dpor_step(int p, const step *s, int decision)
     }
     if (st()->last[p] >= 0)
         memcpy(t->vc, st()->trans[st()->last[p]].vc, sizeof t->vc);
+    else if (st()->created_by[p] >= 0 && st()->created_by[p] < st()->ntrans) /* a created thread's first step */
+        memcpy(t->vc, st()->trans[st()->created_by[p]].vc, sizeof t->vc);
+    if (st()->chosen.joined >= 0 && st()->last[st()->chosen.joined] >= 0) /* after every step of the joined */
+        for (int u = 0; u < EXPLORE_MAX_THREADS; ++u)
+            if (st()->trans[st()->last[st()->chosen.joined]].vc[u] > t->vc[u])
+                t->vc[u] = st()->trans[st()->last[st()->chosen.joined]].vc[u];
     int *races = st()->racing, nraces = 0;
     for (int i = st()->ntrans - 1; i >= 0; --i) {
         const transition *j = &st()->trans[i];
@@ -734,6 +740,7 @@ int path_schedule(unsigned enabled, unsigned waiting, int current, const step *s
             st()->floor = st()->mark[c];
         st()->chosen.pending = true;
         st()->chosen.read = -1;
+        st()->chosen.joined = -1;
         st()->chosen.may_write = steps[c].writes;
         st()->chosen.thread = c;
         st()->chosen.decision = at;
@@ -792,6 +799,25 @@ int path_read(unsigned options, int current, const int *reads_from)
     return c;
 }
 
+int path_choose(unsigned options, int current)
+{
+    return options & (options - 1) ? branch(BRANCH_READ, options, current, 0, -1, -1, NULL) : __builtin_ctz(options);
+}
+
+/* The step that creates a thread is settled (dpor_step) at the next
+ * decision, before the new thread can take a step of its own: it will be
+ * transition ntrans. Outside a reduced round nothing is recorded. */
+void path_spawn(int child, int creator)
+{
+    st()->created_by[child] = st()->chosen.pending && st()->chosen.thread == creator ? st()->ntrans : -1;
+}
+
+void path_join(int joiner, int child)
+{
+    if (st()->chosen.pending && st()->chosen.thread == joiner)
+        st()->chosen.joined = child;
+}
+
 void path_begin_round(int bound, enum search_kind kind, bool free_mo)
 {
     st()->bound = bound;
@@ -810,7 +836,7 @@ void path_begin_schedule(void)
     st()->chosen.pending = false;
     st()->ntrans = 0;
     for (int t = 0; t < EXPLORE_MAX_THREADS; ++t)
-        st()->last[t] = -1;
+        st()->last[t] = st()->created_by[t] = -1;
     st()->blocked = false;
     st()->depth = 0;
     st()->used[BRANCH_THREAD] = st()->used[BRANCH_READ] = 0;

@@ -92,6 +92,7 @@ typedef struct path_state {
     footprint trans_foot[MAX_TRANSITIONS]; /* trans[i].step.foot */
     int ntrans;
     int last[EXPLORE_MAX_THREADS]; /* each thread's last step, -1 none */
+    int created_by[EXPLORE_MAX_THREADS]; /* a created thread's creating step (path_spawn), -1 none */
     int racing[MAX_TRANSITIONS];   /* dpor_step's: the earlier steps the new one races with */
 
     /* The wakeup trees (path.c): their nodes, a free list of those unused
@@ -110,6 +111,7 @@ typedef struct path_state {
         int thread, decision, now;
         int read; /* the store its read read (path_read), -1 none */
         bool may_write; /* what it was about to do: it may store */
+        int joined; /* the thread it joined (path_join), -1 none */
         unsigned explored;
         step ran;
         footprint foot; /* ran's */
