@@ -57,7 +57,13 @@ static shadow *shadow_of(uintptr_t addr)
             if (++st()->used > SHADOW_SIZE / 2)
                 explore_fail("explorer", "more than %u bytes of plain memory touched in one schedule",
                              SHADOW_SIZE / 2);
-            *s = (shadow){.addr = addr, .generation = st()->generation, .writer = -1};
+            /* The header only: read[] and atomic[] count only where readers
+             * and atomics say (a byte's shadow is hundreds of bytes, most
+             * never touched: writing it all was most of a schedule's time). */
+            s->addr = addr;
+            s->generation = st()->generation;
+            s->writer = -1;
+            s->readers = s->atomics = 0;
             return s;
         }
         if (s->addr == addr)
@@ -169,21 +175,25 @@ static void check_byte(uintptr_t addr, int t, bool write, const shadow_access *n
     shadow *s = shadow_of(addr);
     if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
         race(addr, s->writer, true, &s->write, t, write, now, free_event);
-    for (int u = 0; u < THREADS; ++u)
-        if (s->atomic[u].epoch && (write || s->atomic[u].wrote) && !clock_hb(u, s->atomic[u].epoch, t))
+    for (unsigned m = s->atomics; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
+        if ((write || s->atomic[u].wrote) && !clock_hb(u, s->atomic[u].epoch, t))
             race(addr, u, s->atomic[u].wrote, &s->atomic[u], t, write, now, free_event);
+    }
     if (write) {
-        for (int u = 0; u < THREADS; ++u)
-            if (s->read[u].epoch && !clock_hb(u, s->read[u].epoch, t))
+        for (unsigned m = s->readers; m; m &= m - 1) {
+            int u = __builtin_ctz(m);
+            if (!clock_hb(u, s->read[u].epoch, t))
                 race(addr, u, false, &s->read[u], t, true, now, free_event);
+        }
         /* Every earlier access happens before this write: later accesses
          * need only be checked against it (FastTrack). */
-        memset(s->read, 0, sizeof s->read);
-        memset(s->atomic, 0, sizeof s->atomic);
+        s->readers = s->atomics = 0;
         s->writer = (int8_t)t;
         s->write = *now;
     } else {
         s->read[t] = *now;
+        s->readers |= (uint8_t)(1u << t);
     }
 }
 
@@ -229,12 +239,15 @@ void datarace_atomic(int t, const event *e, size_t size, bool wrote)
         if (s->writer >= 0 && !clock_hb(s->writer, s->write.epoch, t))
             race(addr, s->writer, true, &s->write, t, wrote, &now, NULL);
         if (wrote)
-            for (int u = 0; u < THREADS; ++u)
-                if (s->read[u].epoch && !clock_hb(u, s->read[u].epoch, t))
+            for (unsigned m = s->readers; m; m &= m - 1) {
+                int u = __builtin_ctz(m);
+                if (!clock_hb(u, s->read[u].epoch, t))
                     race(addr, u, false, &s->read[u], t, true, &now, NULL);
-        if (!s->atomic[t].wrote || wrote)
+            }
+        if (!(s->atomics & (1u << t)) || !s->atomic[t].wrote || wrote)
             s->atomic[t] = now;
         else
             s->atomic[t].epoch = now.epoch; /* keep "it stored", at the later epoch */
+        s->atomics |= (uint8_t)(1u << t);
     }
 }

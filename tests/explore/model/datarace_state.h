@@ -18,6 +18,8 @@ typedef struct shadow {
     uintptr_t addr;
     uint32_t generation; /* the schedule it belongs to: older entries are empty */
     int8_t writer;
+    uint8_t readers; /* which read[] hold an access, a bit per thread (the others are stale) */
+    uint8_t atomics; /* which atomic[] do */
     shadow_access write;
     shadow_access read[THREADS];
     shadow_access atomic[THREADS];
