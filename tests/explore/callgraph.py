@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""callgraph.py OBJECT...: the explorer's files call one another one way.
+"""callgraph.py [--sources DIR] OBJECT...: the explorer's files call, and
+include, one another one way.
 
 Reads the objects' symbols with nm (one run): the functions and data it defines,
 and the ones it uses but does not define. File A calls file B when A uses
@@ -9,10 +10,16 @@ calls it back), naming the files of each cycle; if a file calls a file
 in a later layer than its own (LAYERS, REFERENCE.md's "The calls go one
 way"), naming both; or if one of the explorer's own files lies in a folder
 that is no layer (a new folder must take its place in LAYERS), naming it.
-Else prints the files from the bottom up, each after every file it calls.
-Standard library only.
+With --sources (the explorer's folder), it reads every source and header
+there too, and exits 1 if one includes a header of a later layer than its
+own, naming both (a header at the top, such as model.h, is shared by every
+layer and includes none of theirs): a call up the layering can hide in a
+header that only declares, and a layer that sees another's types is tied
+to it. Else prints the files from the bottom up, each after every file it
+calls. Standard library only.
 """
 import argparse
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,6 +144,27 @@ def call_graph(objects):
     return {f: sorted({owner[s] for s in used if s in owner and owner[s] != f}) for f, used in uses.items()}
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def later_includes(root):
+    """(file, header) for each #include "header" in root's sources and
+    headers that names a header of a later layer than the file's; a header
+    at the top of root (layer -1: shared) may include none of the layers'."""
+    found = []
+    for path in sorted(root.rglob("*.[ch]")):
+        f = path.relative_to(root).as_posix()
+        own = layer_of(f)
+        if own is None and "/" in f:
+            continue  # scenarios, litmus: programs on top of the explorer, not layers of it
+        for name in INCLUDE.findall(path.read_text()):
+            target = name if (root / name).exists() else (path.parent / name).relative_to(root).as_posix()
+            theirs = layer_of(target)
+            if theirs is not None and (own is None or theirs > own):
+                found.append((f, target))
+    return found
+
+
 def print_graph(graph):
     for f in sorted(graph, key=lambda f: (layer_of(f) if layer_of(f) is not None else -1, f)):
         print(f"{f:22} calls {' '.join(graph[f]) or '(none of the others)'}")
@@ -145,13 +173,16 @@ def print_graph(graph):
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sources", type=Path, metavar="DIR",
+                   help="the explorer's folder (tests/explore): check its #includes too")
     p.add_argument("objects", nargs="+", type=Path, metavar="OBJECT",
                    help="the explorer library's object files ($<TARGET_OBJECTS:lockstep_explore>)")
     return p.parse_args()
 
 
 def main():
-    objects = parse_args().objects
+    args = parse_args()
+    objects = args.objects
     graph = call_graph(objects)
     print_graph(graph)
     found = cycles(graph)
@@ -165,9 +196,14 @@ def main():
     for f in strays:
         print(f"callgraph: FAILED: {f} is in no layer ({' < '.join(LAYERS)}): its folder must take its place "
               "in callgraph.py's LAYERS")
-    if found or later or strays:
+    includes = later_includes(args.sources) if args.sources else []
+    for f, header in includes:
+        print(f"callgraph: FAILED: {f} includes {header}, of a later layer ({' < '.join(LAYERS)}): "
+              "a file includes headers of its own folder, earlier ones and the shared ones at the top only")
+    if found or later or strays or includes:
         return 1
-    print("callgraph: no call cycle, no call into a later layer; from the bottom up: " + " ".join(bottom_up(graph)))
+    print("callgraph: no call cycle, no call into a later layer" + (", no include of one" if args.sources else "") +
+          "; from the bottom up: " + " ".join(bottom_up(graph)))
     return 0
 
 

@@ -6,14 +6,14 @@
  * addresses (names.c: "'driver' (byte 16 of its block)") all read it, and
  * it calls none of them.
  */
-#include "world.h"
+#include "core/part.h"
 
 #include "lockstep/alloc.h"
 
 #include <stdlib.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline block_state *st(void) { return &world->block; }
+/* This file's part of the schedule's world, through its layer's (core/part.h). */
+static inline block_state *st(void) { return &core_now()->block; }
 
 void blocks_reset(void)
 {

@@ -11,14 +11,14 @@
  * resume the step's code makes): those say after which trace line they
  * happened. This is loom's Execution, reduced to its log.
  */
-#include "world.h"
+#include "core/part.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline event_state *st(void) { return &world->event; }
+/* This file's part of the schedule's world, through its layer's (core/part.h). */
+static inline event_state *st(void) { return &core_now()->event; }
 
 void events_reset(void)
 {

@@ -18,15 +18,15 @@
  * them; a scenario names the object of its own failures (explore_culprit:
  * the coroutine nobody resumed).
  */
-#include "world.h"
+#include "core/part.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline fail_state *st(void) { return &world->fail; }
+/* This file's part of the schedule's world, through its layer's (core/part.h). */
+static inline fail_state *st(void) { return &core_now()->fail; }
 
 evidence *fail_evidence(void) { return &st()->evidence; }
 void explore_culprit(const volatile void *obj) { st()->evidence.culprit = obj; }

@@ -19,7 +19,7 @@
  * its plain accesses itself (a litmus file's, explore_plain) needs none.
  */
 #define _GNU_SOURCE /* dladdr */
-#include "world.h"
+#include "core/part.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -66,8 +66,8 @@ void name_site(const char *file, int line, char *buf, size_t size)
 
 static bool look_up(const void *pc, char *file, size_t size, int *line);
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline names_state *st(void) { return &world->names; }
+/* This file's part of the schedule's world, through its layer's (core/part.h). */
+static inline names_state *st(void) { return &core_now()->names; }
 
 bool name_code_line(const void *pc, char *file, size_t size, int *line)
 {

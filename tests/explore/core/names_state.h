@@ -1,5 +1,5 @@
-/* names.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only names.c reads it. */
+/* names.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that core/part.h can hold the part by value; only names.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_NAMES_STATE_H
 #define LOCKSTEP_EXPLORE_NAMES_STATE_H
 
@@ -11,7 +11,7 @@ typedef struct named {
     bool coro;
 } named;
 
-/* What names what, its part of the world (world.h). */
+/* What names what, its part of the world (run/world.h). */
 typedef struct names_state {
     named names[32];
     int nnames;

@@ -19,7 +19,7 @@
  *
  * The trace and the graph format the event later; nothing here formats.
  */
-#include "world.h"
+#include "hooks/part.h"
 
 #include "lockstep/coro.h"
 
@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline point_state *st(void) { return &world->point; }
+/* This file's part of the schedule's world, through its layer's (hooks/part.h). */
+static inline point_state *st(void) { return &hooks_now()->point; }
 
 static enum atomic_op op_of(enum explore_call call)
 {

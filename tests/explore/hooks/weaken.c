@@ -13,7 +13,7 @@
  * than the one written is refused, with the atomic lines of that file
  * nearest to it: a mistyped line must not teach that an order is needless.
  */
-#include "world.h"
+#include "hooks/part.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +42,8 @@ static const explore_site *const *sites(size_t *n)
 }
 #endif
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline weaken_state *st(void) { return &world->weaken; }
+/* This file's part of the schedule's world, through its layer's (hooks/part.h). */
+static inline weaken_state *st(void) { return &hooks_now()->weaken; }
 
 static bool same_place(const explore_site *s, const char *file, int line)
 {

@@ -1,5 +1,5 @@
-/* weaken.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only weaken.c reads it. */
+/* weaken.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that hooks/part.h can hold the part by value; only weaken.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_WEAKEN_STATE_H
 #define LOCKSTEP_EXPLORE_WEAKEN_STATE_H
 
@@ -11,7 +11,7 @@ typedef struct weakening {
     int order;
 } weakening;
 
-/* The weakenings asked for, its part of the world (world.h). */
+/* The weakenings asked for, its part of the world (run/world.h). */
 typedef struct weaken_state {
     weakening weaken[8];
     int nweaken;

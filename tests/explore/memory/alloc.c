@@ -23,7 +23,7 @@
 /* MAP_ANONYMOUS is not in POSIX 2008, which the project asks for. */
 #define _DEFAULT_SOURCE
 
-#include "world.h"
+#include "memory/part.h"
 
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
@@ -36,8 +36,8 @@
 
 #define GUARD_SIZE (1u << 16)
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline alloc_state *st(void) { return &world->alloc; }
+/* This file's part of the schedule's world, through its layer's (memory/part.h). */
+static inline alloc_state *st(void) { return &memory_now()->alloc; }
 
 /* Whether addr lies in the guard region freed blocks point into (crash.c). */
 bool alloc_is_poison(const void *addr)

@@ -7,14 +7,14 @@
  * Per thread (explore_self(); EXPLORE_MAIN the main thread), reset before
  * each schedule. alloc.c takes one plan per allocation.
  */
-#include "world.h"
+#include "memory/part.h"
 
 #include "lockstep/alloc.h"
 
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline upcoming_state *st(void) { return &world->upcoming; }
+/* This file's part of the schedule's world, through its layer's (memory/part.h). */
+static inline upcoming_state *st(void) { return &memory_now()->upcoming; }
 
 void upcoming_reset(void) { memset(st()->threads, 0, sizeof st()->threads); }
 

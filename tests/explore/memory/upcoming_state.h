@@ -1,5 +1,5 @@
-/* upcoming.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only upcoming.c reads it. */
+/* upcoming.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that memory/part.h can hold the part by value; only upcoming.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_UPCOMING_STATE_H
 #define LOCKSTEP_EXPLORE_UPCOMING_STATE_H
 
@@ -14,7 +14,7 @@ typedef struct upcoming {
     bool coro[MAX_UPCOMING_NAMES];
     int nnames;
 } upcoming;
-/* Every thread's plans, its part of the world (world.h). */
+/* Every thread's plans, its part of the world (run/world.h). */
 typedef struct upcoming_state {
     upcoming threads[THREADS];
 } upcoming_state;

@@ -20,12 +20,12 @@
  * same vclock: a release copies the releaser's clock into it, an acquire
  * joins it into the acquirer's (loom's synchronize.rs).
  */
-#include "world.h"
+#include "model/part.h"
 
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline clock_state *st(void) { return &world->clock; }
+/* This file's part of the schedule's world, through its layer's (model/part.h). */
+static inline clock_state *st(void) { return &model_now()->clock; }
 
 void clock_reset(void)
 {

@@ -1,5 +1,5 @@
-/* clock.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only clock.c reads it. */
+/* clock.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that model/part.h can hold the part by value; only clock.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_CLOCK_STATE_H
 #define LOCKSTEP_EXPLORE_CLOCK_STATE_H
 
@@ -10,7 +10,7 @@ typedef struct mutex_clock {
     const void *m;
     vclock clock;
 } mutex_clock;
-/* The schedule's clocks, its part of the world (world.h). */
+/* The schedule's clocks, its part of the world (run/world.h). */
 typedef struct clock_state {
     vclock clock[THREADS];
     mutex_clock mutexes[16];

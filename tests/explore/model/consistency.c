@@ -26,7 +26,7 @@
  * before it: clock.c), so that sw, release sequences and fences are
  * computed once, where the model runs them.
  */
-#include "world.h"
+#include "model/part.h"
 
 #include <stdio.h>
 #include <string.h>

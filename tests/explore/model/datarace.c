@@ -21,13 +21,13 @@
  * as in ThreadSanitizer. Atomic accesses race with plain ones too (p25 asks
  * only that one of the two is not atomic): with a free above all.
  */
-#include "world.h"
+#include "model/part.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline datarace_state *st(void) { return &world->datarace; }
+/* This file's part of the schedule's world, through its layer's (model/part.h). */
+static inline datarace_state *st(void) { return &model_now()->datarace; }
 
 void datarace_reset(void (*on_race)(void *ctx, const char *what), void *ctx)
 {

@@ -1,5 +1,5 @@
-/* datarace.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only datarace.c reads it. */
+/* datarace.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that model/part.h can hold the part by value; only datarace.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_DATARACE_STATE_H
 #define LOCKSTEP_EXPLORE_DATARACE_STATE_H
 
@@ -27,7 +27,7 @@ typedef struct shadow {
 
 #define SHADOW_BITS 16
 #define SHADOW_SIZE (1u << SHADOW_BITS)
-/* The schedule's race shadow, its part of the world (world.h). */
+/* The schedule's race shadow, its part of the world (run/world.h). */
 typedef struct datarace_state {
     shadow shadow[SHADOW_SIZE];
     uint32_t generation; /* the schedule's: older entries are empty */

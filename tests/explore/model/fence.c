@@ -22,12 +22,12 @@
  * that same thread (p5): the explorer runs no signal handlers, so it is
  * only a compiler barrier, and hook.h makes it one.
  */
-#include "world.h"
+#include "model/part.h"
 
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline fence_state *st(void) { return &world->fence; }
+/* This file's part of the schedule's world, through its layer's (model/part.h). */
+static inline fence_state *st(void) { return &model_now()->fence; }
 
 void fence_reset(void)
 {

@@ -59,15 +59,15 @@
  * sequence that it would split (the acquires that already read the later
  * one synchronized).
  */
-#include "world.h"
+#include "model/part.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline location_state *st(void) { return &world->location; }
+/* This file's part of the schedule's world, through its layer's (model/part.h). */
+static inline location_state *st(void) { return &model_now()->location; }
 
 /* --model, from the search's options when it starts (run.c). */
 void location_set_model(bool c11) { st()->c11 = c11; }

@@ -1,5 +1,5 @@
-/* location.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only location.c reads it. */
+/* location.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that model/part.h can hold the part by value; only location.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_LOCATION_STATE_H
 #define LOCKSTEP_EXPLORE_LOCATION_STATE_H
 
@@ -32,7 +32,7 @@ typedef struct way {
     int place;
 } way;
 
-/* The schedule's atomic locations, its part of the world (world.h). */
+/* The schedule's atomic locations, its part of the world (run/world.h). */
 typedef struct location_state {
     location locs[MAX_LOCATIONS];
     int nlocs;

@@ -30,7 +30,7 @@
  * 64): the scenarios of the steps use no seq_cst, so they never get here
  * (psc_matters), and a litmus test has a few dozen events.
  */
-#include "world.h"
+#include "model/part.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -38,8 +38,8 @@
 
 static bool is_sc(const event *e) { return e->order == memory_order_seq_cst; }
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline psc_state *st(void) { return &world->psc; }
+/* This file's part of the schedule's world, through its layer's (model/part.h). */
+static inline psc_state *st(void) { return &model_now()->psc; }
 
 void psc_reset(void) { st()->seen_sc = false; }
 

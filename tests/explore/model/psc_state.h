@@ -1,5 +1,5 @@
-/* psc.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value. psc.c builds the graph;
+/* psc.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that model/part.h can hold the part by value. psc.c builds the graph;
  * consistency.c reads it too (RC11's other axioms, over a finished
  * execution). */
 #ifndef LOCKSTEP_EXPLORE_PSC_STATE_H
@@ -26,7 +26,7 @@ typedef struct psc_graph {
     set sb[PSC_NODES], hb[PSC_NODES], mo[PSC_NODES], rf[PSC_NODES], fr[PSC_NODES], loc[PSC_NODES];
 } psc_graph;
 
-/* The check's state, its part of the world (world.h). */
+/* The check's state, its part of the world (run/world.h). */
 typedef struct psc_state {
     bool seen_sc; /* a seq_cst access or fence has run in this schedule */
     psc_graph g;  /* psc_allows' graph, rebuilt at each call */

@@ -39,7 +39,7 @@
  * white still says what it shows; the legend under the graph says what
  * each kind is, and lists only the kinds this graph has.
  */
-#include "world.h"
+#include "report/part.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -195,8 +195,8 @@ static void put_html(FILE *f, const char *s)
     }
 }
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline graph_state *st(void) { return &world->graph; }
+/* This file's part of the schedule's world, through its layer's (report/part.h). */
+static inline graph_state *st(void) { return &report_now()->graph; }
 
 /* What the box of event i says: "store x <- 1 [release]", without the
  * trace's notes on what the edges show. */

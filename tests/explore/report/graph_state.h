@@ -1,5 +1,5 @@
-/* graph.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only graph.c reads it. */
+/* graph.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that report/part.h can hold the part by value; only graph.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_GRAPH_STATE_H
 #define LOCKSTEP_EXPLORE_GRAPH_STATE_H
 
@@ -18,7 +18,7 @@ typedef struct box {
     double x, y;       /* its centre, in points, y down */
 } box;
 
-/* The graph being laid out, its part of the world (world.h):
+/* The graph being laid out, its part of the world (run/world.h):
  * its boxes, then (the layout, below) its columns and rows. */
 typedef struct graph_state {
     box box[GRAPH_NODES];

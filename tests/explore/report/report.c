@@ -7,13 +7,13 @@
  * with --graph the execution graph (graph.c). run.c prints it once the
  * failure has unwound to it (fail.c); then the process ends, status 1.
  */
-#include "world.h"
+#include "report/part.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline report_state *st(void) { return &world->report; }
+/* This file's part of the schedule's world, through its layer's (report/part.h). */
+static inline report_state *st(void) { return &report_now()->report; }
 
 void explore_set_graph_path(const char *path) { st()->graph_path = path; }
 

@@ -14,14 +14,14 @@
  * unless $COLUMNS asks (the docs build parses the columns:
  * cmake/teach_pages.cmake).
  */
-#include "world.h"
+#include "report/part.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline trace_state *st(void) { return &world->trace; }
+/* This file's part of the schedule's world, through its layer's (report/part.h). */
+static inline trace_state *st(void) { return &report_now()->trace; }
 
 /* " (stale: reads line 3's store, not line 7's)", " (syncs with line 5)", or "". */
 static void what_it_saw(const event *e, char *buf, size_t size)

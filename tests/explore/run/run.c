@@ -25,7 +25,7 @@
  * An execution the reduced search never met is printed with the schedule
  * that makes it, to replay.
  */
-#include "world.h"
+#include "run/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +35,8 @@
 #define SHORT_ROUNDS 2
 #define NO_BOUND (1 << 20) /* more than any schedule can cost */
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline run_state *st(void) { return &world->run; }
+/* This file's part of the schedule's world, through its layer's (run/part.h). */
+static inline run_state *st(void) { return &run_now()->run; }
 
 long run_schedules(void) { return st()->schedules; }
 long explore_executions(void) { return execution_count(); }
@@ -68,7 +68,7 @@ static void run_once(const explore_scenario *s)
         report_failure(s, st()->program, st()->schedules);
     fail_catch(&unwind);
     ++st()->schedules;
-    /* The world's per-schedule parts (world.h), all reset here, in an
+    /* The world's per-schedule parts (run/world.h), all reset here, in an
      * order that must stay. The path and the set of executions are the
      * round's (round_of), the options the search's (explore_run): kept. */
     alloc_reset();
@@ -123,7 +123,7 @@ static void summarize(const explore_scenario *s)
 
 long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
 {
-    world = world_initial(); /* the one world; the search's settings below are set once */
+    world_initial(); /* the one world; the search's settings below are set once */
     st()->program = o->program;
     st()->context = ctx;
     location_set_model(o->c11);

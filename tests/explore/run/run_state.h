@@ -1,11 +1,11 @@
-/* run.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only run.c reads it. */
+/* run.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that run/part.h can hold the part by value; only run.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_RUN_STATE_H
 #define LOCKSTEP_EXPLORE_RUN_STATE_H
 
 #include "model.h"
 
-/* The search's run, its part of the world (world.h). */
+/* The search's run, its part of the world (run/world.h). */
 typedef struct run_state {
     long schedules;      /* run so far, over every round: the failure report says how many */
     const char *program; /* the options' argv[0], for the replay command */

@@ -1,5 +1,5 @@
-/* thread.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only thread.c reads it. */
+/* thread.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that scheduler/part.h can hold the part by value; only thread.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_THREAD_STATE_H
 #define LOCKSTEP_EXPLORE_THREAD_STATE_H
 
@@ -35,7 +35,7 @@ typedef struct held {
     int lock_event;
 } held;
 
-/* The schedule's threads and turns, its part of the world (world.h). The
+/* The schedule's threads and turns, its part of the world (run/world.h). The
  * coroutines (one per scenario thread, and main's, EXPLORE_MAIN) are made
  * once, on first use, and live as long as the process: a schedule only
  * starts each one afresh. */
@@ -45,6 +45,7 @@ typedef struct thread_state {
     const char *const *names; /* the scenario's thread_names: a created thread's too, if it has one */
     int running; /* who may run: the one the last decision named */
     int current; /* who is running: the coroutine on the CPU */
+    int previous; /* who ran before it: the coroutine it switched from */
     bool in_schedule;
     held held[16];
     int nheld;

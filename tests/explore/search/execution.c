@@ -21,7 +21,7 @@
  * with locks), with whom a signal woke and whether a wait woke without
  * one. A set of signatures counts the distinct ones.
  */
-#include "world.h"
+#include "search/part.h"
 
 #include <stdlib.h>
 
@@ -52,8 +52,8 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return z ^ (z >> 31);
 }
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline execution_state *st(void) { return &world->execution; }
+/* This file's part of the schedule's world, through its layer's (search/part.h). */
+static inline execution_state *st(void) { return &search_now()->execution; }
 
 static int32_t name_of(int i)
 {

@@ -1,5 +1,5 @@
-/* execution.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only execution.c reads it. */
+/* execution.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that search/part.h can hold the part by value; only execution.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_EXECUTION_STATE_H
 #define LOCKSTEP_EXPLORE_EXECUTION_STATE_H
 
@@ -17,7 +17,7 @@ typedef struct mo_tail {
     int last; /* the newest store in mo */
 } mo_tail;
 
-/* The schedule's execution and the round's set of them, its part of the world (world.h). */
+/* The schedule's execution and the round's set of them, its part of the world (run/world.h). */
 typedef struct execution_state {
     /* An event's name: its thread and its index in that thread's steps. */
     int32_t name[MAX_EVENTS];

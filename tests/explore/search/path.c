@@ -96,15 +96,15 @@
  * the defaults after it ends (the running thread goes on, a load reads the
  * newest store).
  */
-#include "world.h"
+#include "search/part.h"
 #include "block.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* This file's part of the schedule's world, through the one pointer (world.h). */
-static inline path_state *st(void) { return &world->path; }
+/* This file's part of the schedule's world, through its layer's (search/part.h). */
+static inline path_state *st(void) { return &search_now()->path; }
 
 
 /* What choosing c at d costs: a preemption, or a stale read. */

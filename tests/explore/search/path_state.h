@@ -1,5 +1,5 @@
-/* path.c's part of a schedule's world (world.h): its types, declared
- * here so that world.h can hold the part by value; only path.c reads it. */
+/* path.c's part of a schedule's world (run/world.h): its types, declared
+ * here so that search/part.h can hold the part by value; only path.c reads it. */
 #ifndef LOCKSTEP_EXPLORE_PATH_STATE_H
 #define LOCKSTEP_EXPLORE_PATH_STATE_H
 
@@ -56,7 +56,7 @@ typedef struct transition {
 #define MAX_TRANSITIONS 2048
 #define WUT_NODES 16384
 
-/* The search's state, its part of the world (world.h). */
+/* The search's state, its part of the world (run/world.h). */
 typedef struct path_state {
     decision path[MAX_DECISIONS];
     int depth;    /* decisions taken in this run */
