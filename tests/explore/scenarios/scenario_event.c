@@ -265,6 +265,7 @@ static void start_waiter(event_context *c, int i)
 
 static void start_a(void *ctx) { start_waiter(ctx, 0); }
 static void start_b(void *ctx) { start_waiter(ctx, 1); }
+static void start_c(void *ctx) { start_waiter(ctx, 2); }
 static void start_a_then_b(void *ctx) { start_waiter(ctx, 0); start_waiter(ctx, 1); }
 static void start_c_then_d(void *ctx) { start_waiter(ctx, 2); start_waiter(ctx, 3); }
 
@@ -352,6 +353,7 @@ static void check_after_reset(void *ctx)
 }
 
 static void make_event(void *ctx) { make_waiters(ctx, 2); }
+static void make_three_waiters(void *ctx) { make_waiters(ctx, 3); }
 static void make_four_waiters(void *ctx) { make_waiters(ctx, 4); }
 
 static void reawait_setup(void *ctx)
@@ -401,5 +403,13 @@ const explore_scenario explore_scenarios[] = {
      .nthreads = 3, .thread_names = {"setter", "waiters A, B", "waiters C, D"},
      .threads = {set, start_a_then_b, start_c_then_d},
      .setup = make_four_waiters, .check = check_awaits_on_threads},
+    /* Every scenario thread the explorer has (EXPLORE_MAX_THREADS): on steps 07-09 each waiter's push may
+     * lose to the other two and to set(), so its compare-exchange may fail up to three times. */
+    {.name = "set_vs_three_waiter_threads", .min_step = 4,
+     .about = "T0 sets the event while T1's waiter A, T2's waiter B and T3's waiter C await it: each resumed "
+              "once, none before set()",
+     .nthreads = 4, .thread_names = {"setter", "waiter A", "waiter B", "waiter C"},
+     .threads = {set, start_a, start_b, start_c},
+     .setup = make_three_waiters, .check = check_awaits_on_threads},
 };
 const size_t explore_nscenarios = sizeof explore_scenarios / sizeof explore_scenarios[0];
