@@ -89,6 +89,17 @@ typedef struct task_context {
     bool fired;         /* the completer is firing the trigger (up just before the call) */
     bool body_returned; /* the body has run simple_promise_return_value */
     simple_task chain[CHAIN]; /* await_chain's links */
+    /* chain_across_three_threads: task B, its frame made by the setup and
+     * its body started on T1; where things continued, for the summary */
+    simple_promise *b_frame;
+    bool b_continued;   /* B continued past `co_await A` */
+    bool b_returned;    /* B's body has run simple_promise_return_value */
+    enum await_path b_path; /* the way B's await of A went */
+    int b_thread;           /* the thread B continued on */
+    int driver_thread;      /* the thread the driver continued on */
+    long b_paths[4];        /* over all schedules, by enum await_path: B's await of A */
+    long driver_paths[4];   /* the driver's await of B */
+    long driver_on[3];      /* the thread the driver continued on: T0, T1, T2 */
 #if TASK_IS_LAZY
     awaitable_event event; /* the event the lazy task's body awaits */
     long ends[2];          /* over all schedules: the body ended on T0 (setter), T1 (awaiter) */
@@ -108,6 +119,15 @@ const explore_field explore_context_fields[] = {
     {offsetof(task_context, fired), sizeof ((task_context *)0)->fired, "fired"},
     {offsetof(task_context, body_returned), sizeof ((task_context *)0)->body_returned, "body_returned"},
     {offsetof(task_context, chain), sizeof ((task_context *)0)->chain, "chain"},
+    {offsetof(task_context, b_frame), sizeof ((task_context *)0)->b_frame, "b_frame"},
+    {offsetof(task_context, b_continued), sizeof ((task_context *)0)->b_continued, "b_continued"},
+    {offsetof(task_context, b_returned), sizeof ((task_context *)0)->b_returned, "b_returned"},
+    {offsetof(task_context, b_path), sizeof ((task_context *)0)->b_path, "b_path"},
+    {offsetof(task_context, b_thread), sizeof ((task_context *)0)->b_thread, "b_thread"},
+    {offsetof(task_context, driver_thread), sizeof ((task_context *)0)->driver_thread, "driver_thread"},
+    {offsetof(task_context, b_paths), sizeof ((task_context *)0)->b_paths, "b_paths"},
+    {offsetof(task_context, driver_paths), sizeof ((task_context *)0)->driver_paths, "driver_paths"},
+    {offsetof(task_context, driver_on), sizeof ((task_context *)0)->driver_on, "driver_on"},
 #if TASK_IS_LAZY
     {offsetof(task_context, event), sizeof ((task_context *)0)->event, "event"},
     {offsetof(task_context, ends), sizeof ((task_context *)0)->ends, "ends"},
@@ -138,19 +158,20 @@ static lockstep_coro *checked_body_resume(lockstep_coro *self)
  * checked_body_resume awaits the trigger of its own context, c->trig, and
  * no other: the step's code resumes the body with nothing but its frame,
  * and checked_body_resume finds the context as the struct around f->trig. */
-static void make_task(void *ctx)
+static void make_named_task(task_context *c, const char *name)
 {
-    task_context *c = ctx;
     lockstep_trigger_init(&c->trig);
     if (triggered_task(&c->task, &c->trig, task_value(42)) != 0)
         explore_fail("setup", "could not create the task");
     c->task.m_promise->coro.resume = checked_body_resume; /* it waits on the trigger now */
-    explore_name_coro(c->task.m_promise, "task");
+    explore_name_coro(c->task.m_promise, name);
     c->driver = NULL;
     c->owner_done = false;
     c->fired = false;
     c->body_returned = false;
 }
+
+static void make_task(void *ctx) { make_named_task(ctx, "task"); }
 
 /* Where the driver continues past `co_await task`, whichever path its
  * await took (driver_frame's on_continue). */
@@ -399,6 +420,186 @@ static void check_chain(void *ctx)
 #endif
 }
 
+/* ---- a chain across three threads ----------------------------------------------
+ *
+ *     A() { co_await trigger; co_return 42; }          fired on T0
+ *     B(a) { r = co_await a; co_return r + 1; }         started on T1
+ *     driver(b) { result = co_await b; release(b); }   resumed on T2
+ *
+ * Each awaiter continues on its own thread or on the thread of a link
+ * before it: B continues on T0 when A completes after B suspended on it,
+ * on T1 otherwise; the driver continues on T0 (A's completion runs B,
+ * whose completion runs the driver), on T1 (B completes where it started)
+ * or on T2 (B had completed when the driver looked). Every link's
+ * completion hands its awaiter over through one m_waiting, and each
+ * awaiter checks, where it continues, that what it awaited had returned
+ * its value, and, if it suspended, that the completion of what it awaited
+ * resumed it; the driver checks the value, 43.
+ *
+ * B's frame is made by the setup (simple_promise_create) and handed to
+ * T2's driver then; T1 runs B's body from its start (simple_task_start:
+ * what the coroutine call does once it has made the frame). So the
+ * driver's await may come before B's body has begun: a program that passed
+ * the task from T1 to T2 through a queue would order T1's start before T2's
+ * await, and have only some of these executions. B is task_bodies.h's
+ * plus_one, with the checks. */
+
+typedef struct link_b_frame {
+    simple_promise promise;
+    simple_task inner; /* parameter: A, owned */
+    task_context *c;   /* the scenario's, for the checks where B continues */
+} link_b_frame;
+
+static lockstep_coro *link_b_body(lockstep_coro *self)
+{
+    link_b_frame *f = (link_b_frame *)self;
+    task_context *c = f->c;
+    lockstep_coro *next;
+    switch (self->resume_point) {
+    case 0:
+        self->resume_point = 1;
+        if (simple_task_await_ready(&f->inner)) {
+            c->b_path = PATH_READY;
+        } else {
+            c->b_path = PATH_SUSPENDED; /* written before self is published */
+            if (task_await_suspend(&f->inner, self, &next))
+                return next;
+            c->b_path = PATH_LATE;
+        }
+        /* fall through */
+    case 1: {
+        if (!c->body_returned)
+            explore_fail("continued before completion", "task B continued past `co_await A` on T%d before A's body "
+                         "had returned its value", explore_self());
+        if (c->b_path == PATH_SUSPENDED && explore_self() != 0)
+            explore_fail("continued before completion", "task B, suspended on A, was resumed on T%d: only A's "
+                         "completion, on T0, may resume it", explore_self());
+        c->b_continued = true;
+        c->b_thread = explore_self();
+        task_result r = simple_task_await_resume(&f->inner);
+        simple_task_release(&f->inner);
+        r.value += 1;
+        simple_promise_return_value(&f->promise, r);
+        c->b_returned = true;
+        return simple_promise_final_suspend(&f->promise);
+    }
+    }
+    return NULL; /* not reached: a finished task is never resumed */
+}
+
+static void check_chain_driver_continues(driver_frame *f)
+{
+    task_context *c = f->ctx;
+    if (!c->b_returned)
+        explore_fail("continued before completion", "the driver continued past `co_await B` (%s) on T%d before B's "
+                     "body had returned its value",
+                     f->path == PATH_READY ? "await_ready said completed"
+                     : f->path == PATH_LATE ? "await_suspend returned false: it did not suspend"
+                                            : "resumed after it suspended",
+                     explore_self());
+    if (f->path == PATH_SUSPENDED && explore_self() != c->b_thread)
+        explore_fail("continued before completion", "the driver, suspended on B, was resumed on T%d: only B's "
+                     "completion, on T%d, may resume it", explore_self(), c->b_thread);
+    c->driver_thread = explore_self();
+}
+
+/* A (the triggered task), B's frame awaiting it once started, and the
+ * driver that owns B. */
+static void make_chain_across_threads(void *ctx)
+{
+    task_context *c = ctx;
+    make_named_task(c, "task A");
+    simple_promise *p;
+    if (simple_promise_create(&p, sizeof(link_b_frame), link_b_body) != 0)
+        explore_fail("setup", "could not create task B");
+    link_b_frame *f = (link_b_frame *)p;
+    f->inner = c->task; /* B owns A from now on */
+    f->c = c;
+    explore_name_coro(p, "task B");
+    c->b_frame = p;
+    c->b_continued = false;
+    c->b_returned = false;
+    c->b_path = PATH_NONE;
+    c->b_thread = c->driver_thread = -1;
+    c->driver = driver_create((simple_task){p});
+    if (!c->driver)
+        explore_fail("setup", "could not create the driver");
+    c->driver->coro.resume = noted_driver_resume;
+    c->driver->on_continue = check_chain_driver_continues;
+    c->driver->ctx = c;
+    explore_name_coro(c->driver, "driver");
+}
+
+static void start_b(void *ctx)
+{
+    task_context *c = ctx;
+    explore_note("start task B: its body runs to `co_await A`");
+    simple_task mine; /* the driver's copy is the owner: it was handed over in the setup */
+    simple_task_start(&mine, c->b_frame);
+}
+
+static void await_b(void *ctx)
+{
+    task_context *c = ctx;
+    explore_note("resume the driver: co_await B");
+    lockstep_coro_resume(&c->driver->coro);
+}
+
+static void check_chain_across_threads(void *ctx)
+{
+    task_context *c = ctx;
+    driver_frame *d = c->driver;
+    explore_culprit(d);
+    if (!c->b_continued) {
+        explore_culprit(c->b_frame);
+        explore_fail("lost wake-up", "task B is still suspended on A, though the trigger was fired and every thread "
+                     "has finished: nobody will ever resume it");
+    }
+    if (d->finished == 0)
+        explore_fail("lost wake-up", "the driver is still suspended on task B (its await took the %s path), and "
+                     "every thread has finished: nobody will ever resume it", path_name(d->path));
+    if (d->finished > 1 || d->resumed_when_done)
+        explore_fail("resumed twice", "the driver finished its await %d times and was resumed %d times after its end",
+                     d->finished, d->resumed_when_done);
+    if (d->result.error || d->result.value != 43)
+        explore_fail("wrong value", "the driver's await of B returned {%d, %ld}, expected {0, 43}", d->result.error,
+                     (long)d->result.value);
+    ++c->b_paths[c->b_path];
+    ++c->driver_paths[d->path];
+    ++c->driver_on[c->driver_thread];
+    lockstep_coro_destroy(&d->coro);
+}
+
+static void reset_chain_counts(void *ctx)
+{
+    task_context *c = ctx;
+    memset(c->b_paths, 0, sizeof c->b_paths);
+    memset(c->driver_paths, 0, sizeof c->driver_paths);
+    memset(c->driver_on, 0, sizeof c->driver_on);
+}
+
+/* Every way of each await, and the driver continuing on each thread: the
+ * scenario reaches what it is about. */
+static void chain_across_threads_summary(void *ctx)
+{
+    task_context *c = ctx;
+    const long *b = c->b_paths, *d = c->driver_paths, *on = c->driver_on;
+    printf("explore: B's await of A took the ready path in %ld schedules, suspended in %ld, late in %ld; the "
+           "driver's await of B %ld, %ld, %ld; the driver continued on T0 in %ld, on T1 in %ld, on T2 in %ld\n",
+           b[PATH_READY], b[PATH_SUSPENDED], b[PATH_LATE], d[PATH_READY], d[PATH_SUSPENDED], d[PATH_LATE], on[0],
+           on[1], on[2]);
+    for (int p = PATH_READY; p <= PATH_LATE; ++p)
+        if (!b[p] || !d[p]) {
+            printf("explore: FAILED (coverage): every path (ready, suspended, late) of both awaits should be "
+                   "reached\n");
+            exit(1);
+        }
+    if (!on[0] || !on[1] || !on[2]) {
+        printf("explore: FAILED (coverage): the driver should continue on each thread\n");
+        exit(1);
+    }
+}
+
 /* ---- step 08: the lazy task's body completes on another thread ---------------
  *
  * event_task() { co_await event; co_return 42; }: awaited by the driver on
@@ -548,6 +749,14 @@ const explore_scenario explore_scenarios[] = {
      .setup = make_task, .check = check_waited, .max_step = 7,
      .max_why = "the body starts in the wait, on the waiter's thread: a trigger fired from another thread could "
                 "fire before the body armed it (wait_vs_set)"},
+    {.name = "chain_across_three_threads", .min_step = 1,
+     .about = "T0 fires the trigger that completes task A; T1 starts task B, which awaits A and returns its value + 1; "
+              "T2's driver awaits B",
+     .nthreads = 3, .thread_names = {"completer", "link B", "driver"}, .threads = {complete, start_b, await_b},
+     .begin = reset_chain_counts, .setup = make_chain_across_threads, .check = check_chain_across_threads,
+     .summary = chain_across_threads_summary, .max_step = 7,
+     .max_why = "a lazy task's body starts in its awaiter's await, on the awaiter's thread: B could not start on a "
+                "thread of its own"},
     {.name = "set_vs_lazy_await", .min_step = 8,
      .about = "T1 awaits a lazy task (starting its body, which awaits an event) while T0 sets the event",
      .nthreads = 2, .thread_names = {"setter", "awaiter"}, .threads = {LAZY(set_event), await_task},
