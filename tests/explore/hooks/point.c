@@ -52,37 +52,68 @@ static void cas_orders(event *e, const explore_atomic_op *op, bool ok)
     e->order = weaken_order(op->site, e->written);
 }
 
-/* Which way the operation goes: 0, the default (the newest store, the last
- * place in modification order), unless the model allows others
- * (location.c) that keep the seq_cst order acyclic (psc.c), and then the
- * search's decision. */
-static int which_way(event *e, const explore_atomic_op *op)
+/* Which ways the model allows (location.c) that keep the seq_cst order
+ * acyclic (psc.c), into allowed[0..n), with the store each reads. */
+static void allowed_ways(event *e, const explore_atomic_op *op, int n, bool *allowed, int *reads_from)
 {
-    int n = location_choices(e, op->size);
-    if (n > 32) /* a decision's options are a 32-bit set (path.c): said, never cut short */
-        explore_fail("explorer", "an operation with %d ways to go (a load with that many stores to read): "
-                                 "the search's decisions hold 32", n);
-    unsigned options = 1; /* the default never closes a cycle (psc.c) */
-    int reads_from[32];
     for (int c = 0; c < n; ++c) {
         location_choice ch;
         location_choice_of(e, op->size, c, &ch);
         reads_from[c] = ch.reads_from; /* the search may rule out old stores (path.c) */
-        if (c == 0)
-            continue;
-        if (!psc_matters(e) || st()->candidates) { /* a candidate's cycles are consistency.c's to find */
-            options |= 1u << c;
-            continue;
+        allowed[c] = c == 0 || !psc_matters(e) || st()->candidates; /* the default never closes a cycle;
+                                                                     * a candidate's cycles are consistency.c's */
+        if (!allowed[c]) {
+            if (e->op == OP_CAS)
+                cas_orders(e, op, ch.ok);
+            allowed[c] = psc_allows(e, &ch);
         }
-        if (e->op == OP_CAS)
-            cas_orders(e, op, ch.ok);
-        if (psc_allows(e, &ch))
-            options |= 1u << c;
     }
-    int c = path_read(options, e->thread, reads_from);
+}
+
+/* Which way the operation goes: 0, the default (the newest store, the last
+ * place in modification order), unless the model allows others, and then
+ * the search's decision. A decision's options are a 32-bit set (path.c):
+ * with more ways than that (a load with that many stores to read), the
+ * search first decides which of up to 32 equal groups the way lies in,
+ * and so on down to 32 or fewer, each an ordinary choice (path_choose),
+ * so that no way is ever cut short. */
+static int which_way(event *e, const explore_atomic_op *op)
+{
+    int n = location_choices(e, op->size);
+    bool allowed_small[32];
+    int reads_small[32];
+    bool *allowed = n <= 32 ? allowed_small : malloc((size_t)n * sizeof *allowed);
+    int *reads_from = n <= 32 ? reads_small : malloc((size_t)n * sizeof *reads_from);
+    if (!allowed || !reads_from) {
+        fputs("explore: no memory for an operation's ways\n", stderr);
+        exit(2);
+    }
+    allowed_ways(e, op, n, allowed, reads_from);
+    int base = 0, span = n;
+    while (span > 32) {
+        int per = (span + 31) / 32; /* ways per group */
+        unsigned groups = 0;
+        for (int c = 0; c < span; ++c)
+            if (allowed[base + c])
+                groups |= 1u << (c / per);
+        int g = path_choose(groups, e->thread);
+        if (g < 0)
+            explore_fail("explorer", "%s", path_error());
+        base += g * per;
+        span = per < n - base ? per : n - base;
+    }
+    unsigned options = 0;
+    for (int c = 0; c < span; ++c)
+        if (allowed[base + c])
+            options |= 1u << c;
+    int c = path_read(options, e->thread, reads_from + base);
+    if (n > 32) {
+        free(allowed);
+        free(reads_from);
+    }
     if (c < 0)
         explore_fail("explorer", "%s", path_error());
-    return c;
+    return base + c;
 }
 
 /* A weak compare-exchange may fail spuriously (7.17.7.4p4). Explored when

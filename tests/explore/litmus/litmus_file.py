@@ -8,6 +8,7 @@
     expect-counts Positive: P Negative: N   herd7's count of executions (RC11)
     herd-differs REASON       why herd7 disagrees with an `expect` line
     herd-counts-differ REASON why explore_litmus's counts of executions differ from herd7's
+    herd-skip REASON          why herd7 is not run on it (the count it states is another oracle's)
     *)
     { x = 0; y = 0; }
     P0(atomic_int* x, atomic_int* y) { ... }
@@ -36,6 +37,7 @@ class Test:
     herd_differs: str   # why herd7 differs, or None
     herd_counts_differ: str  # why explore_litmus's counts of executions differ from herd7's, or None
     expect_counts: str = None  # herd7's `Positive: P Negative: N`, which explore_litmus --check compares too
+    herd_skip: str = None      # why herd7 is not run on it, or None
 
 
 def keyword_lines(text, keyword):
@@ -52,13 +54,14 @@ def read(path):
     body = re.sub(r"\(\*.*?\*\)", "", text, flags=re.S)
     differs, counts_differ = keyword_lines(text, "herd-differs"), keyword_lines(text, "herd-counts-differ")
     counts = keyword_lines(text, "expect-counts")
+    skip = keyword_lines(text, "herd-skip")
     return Test(path=path, name=re.search(r"^C\s+(\S+)", text, re.M).group(1),
                 about=first(r'^"(.*)"\s*$', text), init=" ".join(first(r"^\s*(\{[^}]*\})", body).split()),
                 threads=threads(body), condition=condition(body),
                 expect=keyword_lines(text, "expect"), expect_c11=keyword_lines(text, "expect-c11"),
                 herd_differs=differs[0] if differs else None,
                 herd_counts_differ=counts_differ[0] if counts_differ else None,
-                expect_counts=counts[0] if counts else None)
+                expect_counts=counts[0] if counts else None, herd_skip=skip[0] if skip else None)
 
 
 def first(pattern, text):
