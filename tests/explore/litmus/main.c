@@ -41,6 +41,8 @@
 
 #include "explore.h"
 
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +367,91 @@ static int usage(const char *program)
     return 2;
 }
 
+/* The options, one table (getopt_long); none has a short form. */
+enum { OPT_CHECK = 256, OPT_AXIOMS, OPT_CANDIDATES, OPT_CHECK_REDUCTION, OPT_TRACE, OPT_GRAPH, OPT_GRAPH_WIDTH,
+       OPT_REPLAY, OPT_MODEL };
+
+static const struct option g_options[] = {
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"axioms", no_argument, NULL, OPT_AXIOMS},
+    {"candidates", no_argument, NULL, OPT_CANDIDATES},
+    {"check-reduction", optional_argument, NULL, OPT_CHECK_REDUCTION},
+    {"trace", no_argument, NULL, OPT_TRACE},
+    {"graph", required_argument, NULL, OPT_GRAPH},
+    {"graph-width", required_argument, NULL, OPT_GRAPH_WIDTH},
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"model", required_argument, NULL, OPT_MODEL},
+    {0},
+};
+
+/* A whole positive number of points: "340", "340.5". */
+static bool parse_points(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v > 0 && v < 100000))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The options into r (and *check_expected); the files are left from
+ * optind on. Returns -1 to go on, else the exit status (2: a bad
+ * argument, said on stderr). */
+static int parse_options(int argc, char **argv, run *r, bool *check_expected)
+{
+    const char *program = argv[0];
+    double points;
+    int c;
+    while ((c = getopt_long(argc, argv, "", g_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_CHECK:
+            *check_expected = r->axioms = true;
+            break;
+        case OPT_AXIOMS:
+            r->axioms = true;
+            break;
+        case OPT_CANDIDATES:
+            r->candidates = true;
+            break;
+        case OPT_CHECK_REDUCTION:
+            if (optarg && strcmp(optarg, "sleep") != 0) {
+                fprintf(stderr, "%s: --check-reduction=%s: the oracle is every interleaving (no value) or sleep\n",
+                        program, optarg);
+                return usage(program);
+            }
+            r->options.check_reduction = optarg ? EXPLORE_CHECK_SLEEP : EXPLORE_CHECK_EVERY;
+            break;
+        case OPT_TRACE:
+            r->trace = true;
+            break;
+        case OPT_GRAPH:
+            r->graph = optarg;
+            break;
+        case OPT_GRAPH_WIDTH:
+            if (!parse_points(optarg, &points)) {
+                fprintf(stderr, "%s: --graph-width %s: a width in points, more than 0\n", program, optarg);
+                return usage(program);
+            }
+            explore_set_graph_width(points);
+            break;
+        case OPT_REPLAY:
+            r->options.replay = optarg;
+            break;
+        case OPT_MODEL:
+            if (!explore_parse_model(optarg, &r->options.c11)) {
+                fprintf(stderr, "%s: --model %s: the model is rc11 or c11\n", program, optarg);
+                return usage(program);
+            }
+            break;
+        default: /* getopt_long said what it did not know */
+            return usage(program);
+        }
+    }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     /* Every file's test, read before any runs; and the run each works on,
@@ -385,30 +472,11 @@ int main(int argc, char **argv)
         return 2;
     }
     r.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--check") == 0)
-            check_expected = r.axioms = true;
-        else if (strcmp(argv[i], "--axioms") == 0)
-            r.axioms = true;
-        else if (strcmp(argv[i], "--candidates") == 0)
-            r.candidates = true;
-        else if (strcmp(argv[i], "--check-reduction") == 0)
-            r.options.check_reduction = EXPLORE_CHECK_EVERY;
-        else if (strcmp(argv[i], "--check-reduction=sleep") == 0)
-            r.options.check_reduction = EXPLORE_CHECK_SLEEP;
-        else if (strcmp(argv[i], "--trace") == 0)
-            r.trace = true;
-        else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
-            r.graph = argv[++i];
-        else if (strcmp(argv[i], "--graph-width") == 0 && i + 1 < argc && atof(argv[i + 1]) > 0)
-            explore_set_graph_width(atof(argv[++i]));
-        else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
-            r.options.replay = argv[++i];
-        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &r.options.c11))
-            ++i;
-        else if (argv[i][0] == '-')
-            return usage(argv[0]);
-        else if (!litmus_parse(argv[i], &tests[ntests]) || !runnable(&tests[ntests++]))
+    int status = parse_options(argc, argv, &r, &check_expected);
+    if (status >= 0)
+        return status;
+    for (int i = optind; i < argc; ++i) {
+        if (!litmus_parse(argv[i], &tests[ntests]) || !runnable(&tests[ntests++]))
             refused = true;
         else
             litmus_sites(&tests[ntests - 1]);

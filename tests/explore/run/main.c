@@ -21,6 +21,8 @@
 #include "explore.h"
 #include "skip_log.h"
 
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,117 @@ static int usage(const char *program)
                     "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]]\n       %s --list\n", program,
             program);
     return 2;
+}
+
+/* The options, one table (getopt_long): each long option's value is its
+ * short letter, or one of these for those that have none. */
+enum { OPT_LIST = 256, OPT_REPLAY, OPT_GRAPH, OPT_GRAPH_WIDTH, OPT_WEAKEN, OPT_MODEL, OPT_CHECK_REDUCTION };
+
+static const struct option g_options[] = {
+    {"list", no_argument, NULL, OPT_LIST},
+    {"preemptions", required_argument, NULL, 'p'},
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"graph", required_argument, NULL, OPT_GRAPH},
+    {"graph-width", required_argument, NULL, OPT_GRAPH_WIDTH},
+    {"weaken", required_argument, NULL, OPT_WEAKEN},
+    {"model", required_argument, NULL, OPT_MODEL},
+    {"check-reduction", optional_argument, NULL, OPT_CHECK_REDUCTION},
+    {0},
+};
+
+/* A whole non-negative int: "3", not "3x", "-1" or "99999999999". */
+static bool parse_count(const char *text, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 0 || v > 1000000)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* A whole positive number of points: "340", "340.5". */
+static bool parse_points(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v > 0 && v < 100000))
+        return false;
+    *out = v;
+    return true;
+}
+
+static void list(void)
+{
+    for (size_t k = 0; k < explore_nscenarios; ++k)
+        printf("%-28s (from step %02d) %s\n", explore_scenarios[k].name, explore_scenarios[k].min_step,
+               explore_scenarios[k].about);
+}
+
+/* The command line into o (and the explorer's settings: --weaken,
+ * --graph); *name the scenario's. Returns -1 to go on, else the exit
+ * status (0 after --list, 2 on a bad argument, said on stderr). */
+static int parse_options(int argc, char **argv, explore_options *o, const char **name)
+{
+    const char *program = argv[0];
+    char why[1024];
+    double points;
+    int c;
+    while ((c = getopt_long(argc, argv, "p:", g_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_LIST:
+            list();
+            return 0;
+        case 'p':
+            if (!parse_count(optarg, &o->bound)) {
+                fprintf(stderr, "%s: --preemptions %s: a whole number, 0 or more\n", program, optarg);
+                return usage(program);
+            }
+            o->bound_is_hard = true; /* given: stop at it even when the scenario is small */
+            break;
+        case OPT_WEAKEN:
+            if (!explore_weaken(optarg, why, sizeof why)) {
+                fprintf(stderr, "%s: %s\n", program, why);
+                return 2;
+            }
+            break;
+        case OPT_MODEL:
+            if (!explore_parse_model(optarg, &o->c11)) {
+                fprintf(stderr, "%s: --model %s: the model is rc11 or c11\n", program, optarg);
+                return usage(program);
+            }
+            break;
+        case OPT_CHECK_REDUCTION:
+            if (optarg && strcmp(optarg, "sleep") != 0) {
+                fprintf(stderr, "%s: --check-reduction=%s: the oracle is every interleaving (no value) or sleep\n",
+                        program, optarg);
+                return usage(program);
+            }
+            o->check_reduction = optarg ? EXPLORE_CHECK_SLEEP : EXPLORE_CHECK_EVERY;
+            break;
+        case OPT_GRAPH:
+            explore_set_graph_path(optarg);
+            break;
+        case OPT_GRAPH_WIDTH:
+            if (!parse_points(optarg, &points)) {
+                fprintf(stderr, "%s: --graph-width %s: a width in points, more than 0\n", program, optarg);
+                return usage(program);
+            }
+            explore_set_graph_width(points);
+            break;
+        case OPT_REPLAY:
+            o->replay = optarg;
+            break;
+        default: /* getopt_long said what it did not know */
+            return usage(program);
+        }
+    }
+    if (optind != argc - 1)
+        return usage(program); /* one scenario */
+    *name = argv[optind];
+    return -1;
 }
 
 /* A scenario this step does not have: "SKIPPED: <test>: <why>", and, when
@@ -61,39 +174,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", program, why);
         return 2;
     }
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--list") == 0) {
-            for (size_t k = 0; k < explore_nscenarios; ++k)
-                printf("%-28s (from step %02d) %s\n", explore_scenarios[k].name, explore_scenarios[k].min_step,
-                       explore_scenarios[k].about);
-            return 0;
-        } else if ((strcmp(argv[i], "--preemptions") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
-            o.bound = atoi(argv[++i]);
-            o.bound_is_hard = true; /* given: stop at it even when the scenario is small */
-        } else if (strcmp(argv[i], "--weaken") == 0 && i + 1 < argc) {
-            if (!explore_weaken(argv[++i], why, sizeof why)) {
-                fprintf(stderr, "%s: %s\n", program, why);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc && explore_parse_model(argv[i + 1], &o.c11)) {
-            ++i;
-        } else if (strcmp(argv[i], "--check-reduction") == 0) {
-            o.check_reduction = EXPLORE_CHECK_EVERY;
-        } else if (strcmp(argv[i], "--check-reduction=sleep") == 0) {
-            o.check_reduction = EXPLORE_CHECK_SLEEP;
-        } else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
-            explore_set_graph_path(argv[++i]);
-        } else if (strcmp(argv[i], "--graph-width") == 0 && i + 1 < argc && atof(argv[i + 1]) > 0) {
-            explore_set_graph_width(atof(argv[++i]));
-        } else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
-            o.replay = argv[++i];
-        } else if (argv[i][0] != '-' && !name) {
-            name = argv[i];
-        } else {
-            return usage(program);
-        }
-    }
-    if (!name || (o.check_reduction && (o.bound_is_hard || o.replay)))
+    int status = parse_options(argc, argv, &o, &name);
+    if (status >= 0)
+        return status;
+    if (o.check_reduction && (o.bound_is_hard || o.replay))
         return usage(program); /* the oracle checks the reduced search: no bound, no replay */
     const explore_scenario *s = NULL;
     for (size_t k = 0; k < explore_nscenarios; ++k)
@@ -138,7 +222,7 @@ int main(int argc, char **argv)
         printf("explore: %ld executions, %ld schedules explored, every one with at most %d preemption%s (bounded: "
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
-    int status = o.check_reduction && explore_compare_search(s, &o, ctx) != 0 ? 1 : 0;
+    status = o.check_reduction && explore_compare_search(s, &o, ctx) != 0 ? 1 : 0;
     free(ctx);
     return status;
 }
