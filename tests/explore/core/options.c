@@ -9,6 +9,7 @@
  */
 #include "explore.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +26,27 @@ bool explore_parse_model(const char *name, bool *c11)
     return false;
 }
 
+/* A whole number from lo to hi ("12", not "12x" or ""), into *out. */
+static bool whole(const char *text, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
 /* The trace's width: $COLUMNS, else the terminal's, else 100 on a
  * terminal that does not say; into a file or a pipe, no limit (the docs
  * build parses the columns whole). Under 60 is not a width. */
 static int trace_width(void)
 {
     const char *c = getenv("COLUMNS");
-    if (c && atoi(c) >= 60)
-        return atoi(c);
+    int columns;
+    if (c && whole(c, 60, 100000, &columns))
+        return columns;
     struct winsize ws;
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 60)
         return ws.ws_col;
@@ -53,7 +67,10 @@ bool explore_options_init(explore_options *o, const char *program, bool spurious
     o->spurious_wakeups = !wakeups || strcmp(wakeups, "0") != 0;
     const char *bound = getenv("LOCKSTEP_EXPLORE_PREEMPTIONS");
     if (bound) {
-        o->bound = atoi(bound);
+        if (!whole(bound, 0, 1000000, &o->bound)) {
+            snprintf(why, size, "LOCKSTEP_EXPLORE_PREEMPTIONS=%s: a whole number, 0 or more", bound);
+            return false;
+        }
         o->bound_is_hard = true;
     }
     return true;

@@ -112,7 +112,9 @@ bool weaken_add(const char *spec, char *why, size_t size)
     char path[256];
     snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
     snprintf(w.file, sizeof w.file, "%s", base_name(path));
-    w.line = atoi(colon + 1);
+    char *end;
+    long line = strtol(colon + 1, &end, 10);
+    w.line = end == eq && line > 0 && line < 1000000 ? (int)line : 0; /* the whole of LINE, a number */
     w.order = explore_order_parse(eq + 1);
     if (w.line <= 0 || w.order < 0) {
         snprintf(why, size, "--weaken takes FILE:LINE=ORDER, ORDER one of relaxed, consume, acquire, release, "

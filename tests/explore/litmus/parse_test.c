@@ -127,7 +127,7 @@ static bool thread_header(parser *p)
     if (p->tok.kind != TOK_NAME || p->tok.text[0] != 'P' || !p->tok.text[1] ||
         strspn(p->tok.text + 1, "0123456789") != strlen(p->tok.text + 1))
         return false;
-    int n = atoi(p->tok.text + 1);
+    long n = strlen(p->tok.text) > 4 ? LITMUS_MAX_THREADS : strtol(p->tok.text + 1, NULL, 10); /* digits, checked */
     if (n != p->t->nthreads)
         refuse(p, p->tok.line, "expected thread P%d, found %s", p->t->nthreads, p->tok.text);
     if (n == LITMUS_MAX_THREADS)
