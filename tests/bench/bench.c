@@ -19,7 +19,7 @@
  * tests/bench/cxx runs the same workloads, names, method and report line on
  * the articles' C++, so the tour prints both side by side.
  *
- *   bench_stepNN [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]
+ *   bench_stepNN [-n N] [-r RUNS] [--st] [--trim] [--list] [--csv FILE] [NAME-SUBSTRING[$]...]
  *
  * Each run of a workload is a fresh process (this program re-executed with
  * --one NAME): an untimed warm-up pass, then the timed pass, then a result
@@ -33,15 +33,18 @@
  *
  * Report:  name  ns_per_op  allocs_per_op  # min .. med .. max .. (R runs) notes
  * ns_per_op is the median of the runs; allocs_per_op (lockstep_alloc calls in
- * the timed region / ops) is from the last run. The exit status is non-zero
- * only if a result or leak check failed: timings never fail anything.
+ * the timed region / ops) is from the last run. --csv FILE writes the same
+ * figures to FILE as CSV, a header row and one row per report line (the
+ * columns: harness.h), the form a program reads (the tour); with --list, a
+ * column of the workloads' names. The exit status is non-zero only if a
+ * result or leak check failed: timings never fail anything.
  *
  * The counting build (LOCKSTEP_BENCH_COUNT, the tour's bench_count_stepNN:
  * the benchmark's files and the step's sources compiled with count_hook.h)
  * adds to each note what one op was made of in the timed region: "counted
  * per op:" the atomic operations, mutex locks, allocations and frees
- * (count.h). Its timings mean nothing: every operation also bumps a shared
- * counter.
+ * (count.h), and to each CSV row the same counts, one column each. Its
+ * timings mean nothing: every operation also bumps a shared counter.
  */
 #include "bench.h"
 #include "task_await.h"
@@ -132,7 +135,9 @@ static bool measure_wanted(workload *table, size_t nwork, const harness_options 
         if (!harness_wanted(table[i].name, o))
             continue;
         if (!table[i].run) {
-            printf("%-34s %10s %9s  # step %s %s\n", table[i].name, "-", "-", LOCKSTEP_STEP_NAME, table[i].lacks);
+            char note[160];
+            snprintf(note, sizeof note, "step %s %s", LOCKSTEP_STEP_NAME, table[i].lacks);
+            harness_report_lacking(table[i].name, note);
             continue;
         }
         all_ok = harness_measure(table[i].name, o, argv0, NULL) && all_ok;
@@ -144,7 +149,7 @@ int main(int argc, char **argv)
 {
     harness_options o = harness_parse_options(argc, argv);
     if (o.help) {
-        printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]\n", argv[0]);
+        harness_print_usage(argv[0]);
         return 0;
     }
     if (o.n == 0 || o.runs < 1 || o.runs > MAX_RUNS) {
@@ -155,9 +160,12 @@ int main(int argc, char **argv)
     size_t nwork = make_table(table);
 
     if (o.one && !*o.one) { /* --list: every workload name, available or not */
-        for (size_t i = 0; i < nwork; ++i)
+        FILE *csv = harness_csv_open(o.csv, "workload");
+        for (size_t i = 0; i < nwork; ++i) {
             printf("%s\n", table[i].name);
-        return 0;
+            harness_csv_put(csv, '\n', "%s", table[i].name);
+        }
+        return harness_csv_close(csv) ? 0 : 3;
     }
     if (o.one) { /* child: one run of one workload */
         for (size_t i = 0; i < nwork; ++i)
@@ -168,6 +176,10 @@ int main(int argc, char **argv)
     }
 
     harness_find_self(argv[0]);
+    harness_open_report(&o, counts_heads());
     print_header(&o);
-    return measure_wanted(table, nwork, &o, argv[0]) ? 0 : 1;
+    bool all_ok = measure_wanted(table, nwork, &o, argv[0]);
+    if (!harness_close_report())
+        return 3;
+    return all_ok ? 0 : 1;
 }

@@ -60,9 +60,12 @@ void meter_start(meter *m);
 sample meter_stop(const meter *m, size_t ops);
 
 /* The counting build: forget the warm-up's tallies; add the timed pass's to
- * the note (no-ops in the timed build). */
+ * the note and print them as the run's figures (harness_print_figures); the
+ * names of those figures, comma-separated, for the CSV's header (no-ops and
+ * NULL in the timed build). */
 void counts_reset(void);
 void counts_note(sample *s);
+const char *counts_heads(void);
 
 /* Prints "bench: what" and exits 3 (out of memory, no thread). */
 void die(const char *what);

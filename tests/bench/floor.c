@@ -8,7 +8,7 @@
  * design's own (calls, branches, cache misses, waiting for the other thread)
  * rather than the machine's price for its atomics and its allocator.
  *
- *   bench_floor [-n N] [-r ROUNDS]
+ *   bench_floor [-n N] [-r ROUNDS] [--csv FILE]
  *
  * Prints one line per operation:  name  ns  # what was timed; min, median
  * ns is the fastest of ROUNDS rounds of N operations each (the rounds
@@ -16,7 +16,10 @@
  * alike). The rounds are short (100,000 operations, under 2 ms) and many
  * (31): load only ever adds time, so the fastest round is the price of the
  * operation itself, the floor; on a busy machine the median is already
- * the price plus someone else's time slice.
+ * the price plus someone else's time slice. --csv FILE writes the same
+ * figures to FILE as CSV, the form a program reads (the tour): a header
+ * row, then one row per operation (operation, ns_per_op, median_ns_per_op,
+ * rounds, n, what, detail).
  *
  * Measured as the benchmark measures: after a thread has been started and
  * joined (glibc's mutexes and malloc skip their atomics until then), and
@@ -24,6 +27,7 @@
  * src/alloc.c: a per-thread counter, plain moves, then malloc/free), of a
  * 64-byte block (a small coroutine frame).
  */
+#include "harness.h"
 #include "lockstep/alloc.h"
 
 #include <pthread.h>
@@ -115,15 +119,16 @@ static double time_mutex(size_t n)
 typedef struct operation {
     const char *name;
     double (*time)(size_t n);
-    const char *what;
+    const char *what;   /* what was timed */
+    const char *detail; /* about it, after a colon ("": nothing) */
 } operation;
 
 static const operation operations[] = {
-    {"exchange", time_exchange, "atomic_exchange_explicit, acq_rel"},
-    {"compare_exchange", time_compare_exchange, "atomic_compare_exchange_strong_explicit, acq_rel, succeeding"},
-    {"fetch_add", time_fetch_add, "atomic_fetch_add_explicit, acq_rel (fetch_sub is the same instruction)"},
-    {"alloc_free", time_alloc_free, "lockstep_alloc(64) + lockstep_free: the steps' counting allocator over malloc"},
-    {"mutex_pair", time_mutex, "pthread_mutex_lock + pthread_mutex_unlock, uncontended"},
+    {"exchange", time_exchange, "atomic_exchange_explicit, acq_rel", ""},
+    {"compare_exchange", time_compare_exchange, "atomic_compare_exchange_strong_explicit, acq_rel, succeeding", ""},
+    {"fetch_add", time_fetch_add, "atomic_fetch_add_explicit, acq_rel (fetch_sub is the same instruction)", ""},
+    {"alloc_free", time_alloc_free, "lockstep_alloc(64) + lockstep_free", "the steps' counting allocator over malloc"},
+    {"mutex_pair", time_mutex, "pthread_mutex_lock + pthread_mutex_unlock, uncontended", ""},
 };
 #define NOPS (sizeof operations / sizeof operations[0])
 #define MAX_ROUNDS 64
@@ -143,13 +148,16 @@ int main(int argc, char **argv)
 {
     size_t n = 100000;
     int rounds = 31;
+    const char *csv_path = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
             n = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+            csv_path = argv[++i];
         else {
-            printf("usage: %s [-n N] [-r ROUNDS]\n", argv[0]);
+            printf("usage: %s [-n N] [-r ROUNDS] [--csv FILE]\n", argv[0]);
             return 2;
         }
     }
@@ -168,10 +176,19 @@ int main(int argc, char **argv)
     for (int r = 0; r < rounds; ++r)
         for (size_t op = 0; op < NOPS; ++op)
             ns[op][r] = operations[op].time(n);
+    FILE *csv = harness_csv_open(csv_path, "operation,ns_per_op,median_ns_per_op,rounds,n,what,detail");
     for (size_t op = 0; op < NOPS; ++op) {
+        const operation *o = &operations[op];
         qsort(ns[op], (size_t)rounds, sizeof ns[op][0], cmp_double);
-        printf("%-17s %6.2f  # %s; min %.2f med %.2f of %d rounds of %zu\n", operations[op].name, ns[op][0],
-               operations[op].what, ns[op][0], ns[op][rounds / 2], rounds, n);
+        printf("%-17s %6.2f  # %s%s%s; min %.2f med %.2f of %d rounds of %zu\n", o->name, ns[op][0], o->what,
+               o->detail[0] ? ": " : "", o->detail, ns[op][0], ns[op][rounds / 2], rounds, n);
+        harness_csv_put(csv, ',', "%s", o->name);
+        harness_csv_put(csv, ',', "%.2f", ns[op][0]);
+        harness_csv_put(csv, ',', "%.2f", ns[op][rounds / 2]);
+        harness_csv_put(csv, ',', "%d", rounds);
+        harness_csv_put(csv, ',', "%zu", n);
+        harness_csv_put(csv, ',', "%s", o->what);
+        harness_csv_put(csv, '\n', "%s", o->detail);
     }
-    return 0;
+    return harness_csv_close(csv) ? 0 : 3;
 }

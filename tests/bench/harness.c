@@ -4,11 +4,13 @@
  * child's RESULT line, and prints the workload's report line (the median,
  * the spread, the notes, the checks); the child, set up here, runs its
  * workload's warm-up pass and timed pass (bench.c, cxx/harness.cpp) and
- * prints its RESULT line here.
+ * prints its RESULT line here. With --csv FILE, each report line is also a
+ * row of FILE, the form programs read (tests/bench/tour.py).
  */
 #include "harness.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +40,19 @@ harness_options harness_parse_options(int argc, char **argv)
             o.one = argv[++i];
         else if (strcmp(a, "--list") == 0)
             o.one = "";
+        else if (strcmp(a, "--csv") == 0 && i + 1 < argc)
+            o.csv = argv[++i];
         else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
             o.help = true;
         else if (o.nfilters < MAX_FILTERS)
             o.filters[o.nfilters++] = argv[i];
     }
     return o;
+}
+
+void harness_print_usage(const char *argv0)
+{
+    printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [--csv FILE] [NAME-SUBSTRING[$]...]\n", argv0);
 }
 
 bool harness_wanted(const char *name, const harness_options *o)
@@ -114,6 +123,65 @@ void harness_print_result(double ns_per_op, double allocs_per_op, bool ok, const
     fflush(stdout);
 }
 
+void harness_print_figures(const char *values)
+{
+    printf("FIGURES %s\n", values);
+}
+
+/* ---- CSV ------------------------------------------------------------------------ */
+
+FILE *harness_csv_open(const char *path, const char *head)
+{
+    if (!path)
+        return NULL;
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        perror(path);
+        exit(2);
+    }
+    fprintf(csv, "%s\n", head);
+    return csv;
+}
+
+/* One field, quoted if it must be (RFC 4180), then `end`. */
+static void csv_text(FILE *csv, const char *text, char end)
+{
+    if (!strpbrk(text, ",\"\r\n")) {
+        fprintf(csv, "%s%c", text, end);
+        return;
+    }
+    fputc('"', csv);
+    for (const char *c = text; *c; ++c) {
+        if (*c == '"')
+            fputc('"', csv); /* a quote is written twice */
+        fputc(*c, csv);
+    }
+    fprintf(csv, "\"%c", end);
+}
+
+void harness_csv_put(FILE *csv, char end, const char *fmt, ...)
+{
+    if (!csv)
+        return;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    csv_text(csv, text, end);
+}
+
+bool harness_csv_close(FILE *csv)
+{
+    if (!csv)
+        return true;
+    bool ok = !ferror(csv);
+    ok = fclose(csv) == 0 && ok;
+    if (!ok)
+        fprintf(stderr, "bench: writing the CSV failed\n");
+    return ok;
+}
+
 /* ---- parent: runs in child processes, one report line ------------------------ */
 
 static char g_self[4096]; /* this program, to re-execute */
@@ -162,11 +230,12 @@ static int run_child(char *const args[], char *out, size_t out_size)
     return status;
 }
 
-/* One run as its RESULT line says. */
+/* One run as its RESULT line says, and its FIGURES line if it had one. */
 typedef struct run_result {
     double ns_per_op, allocs_per_op;
     bool ok;
     char note[480];
+    char figures[256];
 } run_result;
 
 /* Reads a child's output: its RESULT line into `res` (false if none), its
@@ -174,11 +243,14 @@ typedef struct run_result {
 static bool read_child(char *out, bool echo, run_result *res, bool *overflow)
 {
     bool parsed = false;
+    res->figures[0] = '\0';
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
         bool is_overflow = strcmp(line, HARNESS_OVERFLOW_LINE) == 0;
         *overflow = *overflow || is_overflow;
         if (line[0] == '#' && echo && !is_overflow)
             printf("%s\n", line);
+        if (strncmp(line, "FIGURES ", 8) == 0)
+            snprintf(res->figures, sizeof res->figures, "%s", line + 8);
         int ok = 0, used = 0;
         if (!parsed &&
             sscanf(line, "RESULT %lf %lf %d %n", &res->ns_per_op, &res->allocs_per_op, &ok, &used) >= 3) {
@@ -190,15 +262,70 @@ static bool read_child(char *out, bool echo, run_result *res, bool *overflow)
     return parsed;
 }
 
+/* ---- the report's CSV -------------------------------------------------------- */
+
+static FILE *g_report; /* --csv FILE, or NULL */
+static int g_nfigures; /* the program's own figures per row */
+
+void harness_open_report(const harness_options *o, const char *figure_heads)
+{
+    char head[512];
+    snprintf(head, sizeof head, "%s,%s%snote", HARNESS_REPORT_HEAD, figure_heads ? figure_heads : "",
+             figure_heads ? "," : "");
+    g_report = harness_csv_open(o->csv, head);
+    g_nfigures = figure_heads ? 1 : 0;
+    for (const char *c = figure_heads; c && *c; ++c)
+        g_nfigures += *c == ',';
+}
+
+bool harness_close_report(void)
+{
+    return harness_csv_close(g_report);
+}
+
+/* A report line's row: `numbers`, its columns from ns_per_op to signal
+ * (HARNESS_REPORT_HEAD), already comma-separated; the program's own
+ * `figures` (NULL or "": none, empty fields); the note, however long. */
+static void report_row(const char *name, const char *status, const char *numbers, const char *figures,
+                       const char *note)
+{
+    if (!g_report)
+        return;
+    csv_text(g_report, name, ',');
+    fprintf(g_report, "%s,%s,", status, numbers);
+    if (figures && *figures)
+        fprintf(g_report, "%s,", figures);
+    else
+        for (int i = 0; i < g_nfigures; ++i)
+            fputc(',', g_report);
+    csv_text(g_report, note, '\n');
+    fflush(g_report);
+}
+
+/* ---- the report lines ---------------------------------------------------------- */
+
+void harness_report_lacking(const char *name, const char *note)
+{
+    printf("%-34s %10s %9s  # %s\n", name, "-", "-", note);
+    report_row(name, "lacking", ",,,,,,,,", NULL, note);
+}
+
 /* The report line of a child that failed: its signal, or its status. */
 static void print_failed_child(const char *name, int status, bool overflow, const char *overflow_note)
 {
-    if (status != -1 && WIFSIGNALED(status))
-        printf("%-34s %10s %9s  # CRASHED: killed by signal %d (%s)%s%s\n", name, "CRASH", "-", WTERMSIG(status),
-               strsignal(WTERMSIG(status)), overflow ? ": stack overflow" : "",
-               overflow && overflow_note ? overflow_note : "");
-    else
-        printf("%-34s %10s %9s  # child failed (status %d)\n", name, "FAIL", "-", status);
+    char why[512], numbers[32] = ",,,,,,,,";
+    if (status != -1 && WIFSIGNALED(status)) {
+        snprintf(why, sizeof why, "CRASHED: killed by signal %d (%s)%s%s", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)), overflow ? ": stack overflow" : "",
+                 overflow && overflow_note ? overflow_note : "");
+        printf("%-34s %10s %9s  # %s\n", name, "CRASH", "-", why);
+        snprintf(numbers, sizeof numbers, ",,,,,,,,%d", WTERMSIG(status));
+        report_row(name, overflow ? "stack overflow" : "crashed", numbers, NULL, why);
+    } else {
+        snprintf(why, sizeof why, "child failed (status %d)", status);
+        printf("%-34s %10s %9s  # %s\n", name, "FAIL", "-", why);
+        report_row(name, "failed", numbers, NULL, why);
+    }
     fflush(stdout);
 }
 
@@ -211,7 +338,7 @@ static int cmp_double(const void *a, const void *b)
 /* The report line of `runs` runs: the median and the spread of ns/op, the
  * last run's allocs/op, each distinct note once. Returns whether every
  * run's checks passed. */
-static bool print_report(const char *name, const run_result *v, int runs)
+static bool print_report(const char *name, const run_result *v, int runs, size_t n)
 {
     double ns[MAX_RUNS];
     bool ok = true;
@@ -227,15 +354,22 @@ static bool print_report(const char *name, const run_result *v, int runs)
            ns[0], ns[runs / 2], ns[runs - 1], runs);
     if (amax - amin > 1e-9)
         printf(" allocs/op varied %.4f..%.4f", amin, amax);
+    static char notes[MAX_RUNS * (sizeof v[0].note + 3)];
+    size_t len = 0;
+    notes[0] = '\0';
     for (int i = 0; i < runs; ++i) { /* each distinct note once, in run order */
         bool seen = false;
         for (int j = 0; j < i; ++j)
             seen = seen || strcmp(v[i].note, v[j].note) == 0;
         if (!seen && v[i].note[0])
-            printf(" %s%s", i ? "| " : "", v[i].note);
+            len += (size_t)snprintf(notes + len, sizeof notes - len, " %s%s", i ? "| " : "", v[i].note);
     }
-    printf("%s\n", ok ? "" : " ** CHECK FAILED **");
+    printf("%s%s\n", notes, ok ? "" : " ** CHECK FAILED **");
     fflush(stdout);
+    char numbers[256];
+    snprintf(numbers, sizeof numbers, "%.2f,%.2f,%.2f,%.4f,%.4f,%.4f,%d,%zu,", ns[runs / 2], ns[0], ns[runs - 1],
+             v[runs - 1].allocs_per_op, amin, amax, runs, n);
+    report_row(name, ok ? "ok" : "check failed", numbers, v[runs - 1].figures, notes[0] ? notes + 1 : notes);
     return ok;
 }
 
@@ -261,5 +395,5 @@ bool harness_measure(const char *name, const harness_options *o, const char *arg
             return overflow && overflow_note;
         }
     }
-    return print_report(name, v, o->runs);
+    return print_report(name, v, o->runs, o->n);
 }

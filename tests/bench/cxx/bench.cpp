@@ -4,7 +4,7 @@
 // regions, the same checks, so that the tour prints this column beside the
 // steps' columns.
 //
-//   bench_cxx [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]
+//   bench_cxx [-n N] [-r RUNS] [--st] [--trim] [--list] [--csv FILE] [NAME-SUBSTRING[$]...]
 //
 // Each workload below says which C workload it mirrors; where the C
 // writes a coroutine as a frame struct and a switch, this is the coroutine.

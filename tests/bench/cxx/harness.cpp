@@ -8,6 +8,7 @@
 //     RESULT ns_per_op allocs_per_op ok note
 // The parent prints harness.c's report line from the runs:
 //     name  ns_per_op  allocs_per_op  # min .. med .. max .. (R runs) notes
+// and, with --csv FILE, writes the same figures to FILE as a CSV row.
 //
 // One difference from the C: a child that dies of a stack overflow (the
 // article's inline drain of a long sequencer backlog, erratum 5) is reported as
@@ -125,7 +126,7 @@ int bench_main(int argc, char **argv, const std::vector<workload> &table)
 {
     harness_options o = harness_parse_options(argc, argv);
     if (o.help) {
-        std::printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [NAME-SUBSTRING[$]...]\n", argv[0]);
+        harness_print_usage(argv[0]);
         return 0;
     }
     if (o.n == 0 || o.runs < 1 || o.runs > MAX_RUNS) {
@@ -133,9 +134,12 @@ int bench_main(int argc, char **argv, const std::vector<workload> &table)
         return 2;
     }
     if (o.one && !*o.one) { // --list
-        for (const auto &w : table)
+        FILE *csv = harness_csv_open(o.csv, "workload");
+        for (const auto &w : table) {
             std::printf("%s\n", w.name.c_str());
-        return 0;
+            harness_csv_put(csv, '\n', "%s", w.name.c_str());
+        }
+        return harness_csv_close(csv) ? 0 : 3;
     }
     if (o.one) { // child: one run of one workload
         for (const auto &w : table)
@@ -146,6 +150,7 @@ int bench_main(int argc, char **argv, const std::vector<workload> &table)
     }
 
     harness_find_self(argv[0]);
+    harness_open_report(&o, nullptr);
     std::printf("# bench_cxx (the articles' C++, tests/bench/cxx), c++ %s\n", __VERSION__);
     harness_print_method(&o);
     // A child dead of a stack overflow is a finding, said so after "stack overflow".
@@ -154,6 +159,8 @@ int bench_main(int argc, char **argv, const std::vector<workload> &table)
     for (const auto &w : table)
         if (harness_wanted(w.name.c_str(), &o))
             all_ok = harness_measure(w.name.c_str(), &o, argv[0], overflow) && all_ok;
+    if (!harness_close_report())
+        return 3;
     return all_ok ? 0 : 1;
 }
 
