@@ -3,14 +3,16 @@
 # build/tour/tour.{md,csv,svg}. Included by tests/CMakeLists.txt.
 #
 # CMake only builds the programs and calls tests/bench/tour.py, which runs
-# them, computes the statistics and writes the report (its docstring says
-# how). The tour needs a C compiler and Python 3, not Check.
+# them, reads the CSV each writes (--csv), computes the statistics and
+# writes the report (its docstring says how). The tour needs a C compiler
+# and Python 3, not Check.
 #
 # -DLOCKSTEP_PEER_BENCH=/path/to/other_bench adds one more column: any
-# program with the benchmark's options and report line, named
-# -DLOCKSTEP_PEER_NAME=cppcoro (say what it is), and a table of every
+# program with the benchmark's options, --csv among them, and its CSV
+# (tests/bench/harness.h; a program on tests/bench/harness.c has both),
+# named -DLOCKSTEP_PEER_NAME=cppcoro (say what it is), and a table of every
 # column over it.
-set(LOCKSTEP_PEER_BENCH "" CACHE FILEPATH "Another benchmark with bench.c's options and report line, for one more column in the tour")
+set(LOCKSTEP_PEER_BENCH "" CACHE FILEPATH "Another benchmark with bench.c's options and CSV, for one more column in the tour")
 set(LOCKSTEP_PEER_NAME "peer" CACHE STRING "The name of that column (e.g. cppcoro)")
 set(LOCKSTEP_TOUR_RUNS 5 CACHE STRING "Runs (processes) per workload and column in the tour")
 set(LOCKSTEP_TOUR_N 1000000 CACHE STRING "Operations per timed pass in the tour")
@@ -55,8 +57,9 @@ add_custom_target(tour
   VERBATIM
   COMMENT "Benchmark tour: every workload on every step")
 
-# tour.py's own test (tests/bench/test_tour.py): its noise mark and its
-# busy-machine headline on made-up timings; it runs no benchmark.
+# tour.py's own test (tests/bench/test_tour.py): its quartiles, noise mark
+# and busy-machine headline on made-up timings, its reading of the
+# benchmarks' CSV on made-up rows; it runs no benchmark.
 if(Python3_EXECUTABLE AND lockstep_with_tests)
   add_test(NAME bench.tour_noise COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/bench/test_tour.py")
   set_tests_properties(bench.tour_noise PROPERTIES LABELS "bench;unit")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Optional: the tour with one more column, another program with this
-# benchmark's options and report line, run interleaved with the steps and
+# benchmark's options and CSV (--csv FILE: tests/bench/harness.h; a program
+# built on tests/bench/harness.c has both), run interleaved with the steps and
 # the repository's own C++ column, workload by workload, in one session,
 # and a table of every column over it.
 #

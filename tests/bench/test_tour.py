@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""test_tour.py: the tour's noise mark and its busy-machine headline, on
-made-up timings (no benchmark runs).
+"""test_tour.py: the tour's quartiles, its noise mark and its busy-machine
+headline, on made-up timings, and its reading of the benchmarks' CSV, on
+made-up rows (no benchmark runs).
 
 A cell is marked noisy (*) when the middle half of its runs spans more than
 tour.NOISY_PERCENT of its median: an idle machine's runs, a few of which
@@ -9,6 +10,7 @@ machine's, half of them slowed, are. The headline "THE MACHINE WAS BUSY"
 comes when most cells are noisy, and only then. Standard library only.
 """
 import contextlib
+import csv
 import io
 import sys
 import unittest
@@ -42,11 +44,61 @@ def spread_percent(st):
 
 
 class Quartiles(unittest.TestCase):
+    def quartiles(self, ns):
+        st = stats(ns)
+        return [st.q1, st.med, st.q3]
+
     def test_odd_and_even_counts(self):
-        self.assertEqual([tour.quartile([100, 200, 300, 400, 500], k) for k in (1, 2, 3)], [200, 300, 400])
-        # (between two runs: linear, in whole 1/100 ns)
-        self.assertEqual([tour.quartile([100, 200, 300, 400], k) for k in (1, 2, 3)], [175, 250, 325])
-        self.assertEqual([tour.quartile([700], k) for k in (1, 2, 3)], [700, 700, 700])
+        self.assertEqual(self.quartiles([500, 100, 400, 200, 300]), [200, 300, 400])
+        # between two runs: linear ('inclusive'); the median is the upper one, a run's own
+        self.assertEqual(self.quartiles([100, 200, 300, 400]), [175, 300, 325])
+        self.assertEqual(self.quartiles([700]), [700, 700, 700])
+
+    def test_rounded_down_to_whole_hundredths(self):
+        # 100.25 and 100.75: down, as the tour always has
+        self.assertEqual(self.quartiles([100, 101]), [100, 101, 100])
+
+
+class ReadsTheCsv(unittest.TestCase):
+    HEAD = "workload,status,ns_per_op,allocs_per_op,signal,exchange,alloc,free,note\n"
+
+    def rows(self, text):
+        return list(csv.DictReader(io.StringIO(self.HEAD + text)))
+
+    def test_each_status(self):
+        cases = [("ok", "", "ok"), ("check failed", "", "check failed"), ("lacking", "", "-"),
+                 ("crashed", "6", "crashed (Aborted)"), ("stack overflow", "11", "crashed (stack overflow)"),
+                 ("failed", "", "failed")]
+        for status, sig, want in cases:
+            with self.subTest(status=status):
+                cell = tour.Cell()
+                tour.read_run(cell, "w", 0, self.rows(f'w,{status},12.34,3.0030,{sig},,,,"a, b"\n'))
+                self.assertEqual(cell.status, want)
+                timed = status in ("ok", "check failed")
+                self.assertEqual((cell.ns, cell.allocs), ([1234], "3.003") if timed else ([], ""))
+
+    def test_no_row(self):
+        cell = tour.Cell()
+        tour.read_run(cell, "w", 0, self.rows("x,ok,1.00,1.0000,,,,,\n"))
+        self.assertEqual(cell.status, "not run")
+        tour.read_run(cell, "w", -9, [])
+        self.assertEqual(cell.status, "crashed (Killed)")
+
+    def test_counts(self):
+        head = "workload,status," + ",".join(tour.COUNTED_KINDS) + ",note\n"
+        counted = dict(zip(tour.COUNTED_KINDS, ["2.0000"] + ["0.0000"] * 8), alloc="1.0000", free="0.5000")
+        text = head + "w,ok," + ",".join(counted[k] for k in tour.COUNTED_KINDS) + ",\nv,lacking" + "," * 10 + "\n"
+
+        class Counter:
+            def run(self, key, argv):
+                return 0, list(csv.DictReader(io.StringIO(text)))
+
+        cells = [[tour.Cell()], [tour.Cell()]]
+        with contextlib.redirect_stdout(io.StringIO()):
+            tour.count_steps(Counter(), cells, ["w", "v"], ["counter"], ["01"], 1)
+        self.assertEqual(cells[0][0].counts["exchange"], 20000)  # in 10^-4
+        self.assertEqual(cells[0][0].counts["alloc_free"], 7500)  # an allocation and half a free, halved
+        self.assertIsNone(cells[1][0].counts)
 
 
 class NoiseMark(unittest.TestCase):

@@ -21,9 +21,14 @@ tables are padded to fit --width columns (or $COLUMNS); the same goes to
 OUT_DIR/tour.md as Markdown, every figure to OUT_DIR/tour.csv, and a bar
 chart to OUT_DIR/tour.svg when gnuplot is installed.
 
---save-raw FILE keeps every program's output (JSON); --from-raw FILE formats
-such a file again instead of running anything: the same timings, the same
-report. SOURCE_DATE_EPOCH, when set, is the report's date.
+What it knows of each run it reads from the CSV the program wrote (--csv
+FILE: tests/bench/harness.h names the columns, floor.c its own), never from
+its text: a peer must take the benchmark's options, --csv among them (a
+program on tests/bench/harness.c does).
+
+--save-raw FILE keeps every program's output and CSV (JSON); --from-raw FILE
+formats such a file again instead of running anything: the same timings, the
+same report. SOURCE_DATE_EPOCH, when set, is the report's date.
 
 Exits 1 only if a step's result or leak check failed: timings never fail
 anything, and neither does the C++ column (its crash on the 1,000,000
@@ -31,23 +36,24 @@ backlog is the articles' erratum 5, shown as such). `cmake --build --preset
 tour` calls it (cmake/tour.cmake). Standard library only.
 """
 import argparse
+import csv
 import hashlib
+import io
 import json
 import os
-import platform
-import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tour_output import Report, count_text, from_fixed, report_time, shortest, write_csv, write_md, write_plot
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
 
 # The floor's operations, in the order a cell's make-up lists them, and the
 # letter each has in the tables. bench_floor names two of them differently.
@@ -55,125 +61,23 @@ OPS = ["exchange", "compare_exchange", "fetch_op", "mutex", "alloc_free"]
 MADE_ORDER = ["alloc_free", "exchange", "compare_exchange", "fetch_op", "mutex"]
 LETTER = {"exchange": "X", "compare_exchange": "C", "fetch_op": "F", "mutex": "M", "alloc_free": "A"}
 FLOOR_NAMES = {"fetch_add": "fetch_op", "mutex_pair": "mutex"}
-# What the counting builds count per op (their note: tests/bench/count_hook.h).
+# What the counting builds count per op, their CSV's columns (tests/bench/meter.c).
 COUNTED_KINDS = ["exchange", "compare_exchange", "fetch_op", "mutex", "cond", "alloc", "free", "load", "store"]
 COMPONENTS = ["task", "event", "sequencer"]
 CXX_COLUMN = "C++ (articles)"
 PEER_COLUMN = "peer"  # --peer-name renames it (cppcoro, ...)
 
 
-# ---- numbers -----------------------------------------------------------------
+# ---- running the programs, or reading what they wrote ----------------------------
 # A figure is kept as an integer count of 10^-digits ("19.34" with 2 digits
-# -> 1934) and printed back from it, rounded half up: the printed figures do
-# not depend on binary floating point.
+# -> 1934), read from the CSV's text and printed back from it (tour_output):
+# the printed figures do not depend on binary floating point.
 
 def to_fixed(text, digits):
     """'19.345' -> 1934 (digits=2): the decimals beyond `digits` dropped."""
-    m = re.fullmatch(r"([0-9]+)(\.([0-9]*))?", text)
-    if not m:
-        return 0
-    frac = ((m[3] or "") + "0" * digits)[:digits]
-    return int(m[1]) * 10**digits + int(frac or "0")
+    whole, _, frac = text.partition(".")
+    return int(whole) * 10**digits + int((frac + "0" * digits)[:digits])
 
-
-def from_fixed(v, digits, shown):
-    """v (in 10^-digits) printed with `shown` decimals, rounded half up."""
-    drop = digits - shown
-    if drop > 0:
-        v = (v + 5 * 10 ** (drop - 1)) // 10**drop
-    if shown == 0:
-        return str(v)
-    return f"{v // 10**shown}.{v % 10**shown:0{shown}d}"
-
-
-def count_text(v):
-    """A count (in 10^-4) as few digits as it needs: 20000 -> 2, 70080 -> 7.01; 0 -> ''."""
-    t = re.sub(r"\.?0+$", "", from_fixed(v, 4, 2))
-    return "" if t in ("", "0") else t
-
-
-# ---- the report: the terminal and tour.md ----------------------------------------
-# A table is a list of rows, each a list of cells; the first row is the
-# header. On the terminal the first column is left-aligned, the rest right,
-# and a table wider than the terminal is printed in parts that fit, each
-# with the first column. Cells are ASCII, so len() is what the terminal shows.
-
-class Report:
-    """Everything said goes to the terminal, wrapped, and to tour.md, whole."""
-
-    def __init__(self, width):
-        self.width = width
-        self.md = ""
-
-    def wrap(self, text):
-        m = re.match(r" +", text)
-        indent = m[0] if m else ""
-        words = text.lstrip(" ").split(" ") if text.lstrip(" ") else []
-        cont = indent + "  " if indent else indent
-        line = indent
-        for word in words:
-            if len(line + " " + word) > self.width and line != indent:
-                print(line)
-                line = cont + word
-            elif line == indent:
-                line = indent + word
-            else:
-                line = line + " " + word
-        print(line)
-
-    def say(self, text=""):
-        self.wrap(text)
-        self.md += text + "\n"
-
-    def table(self, title, rows, left_last=False):
-        self.wrap(title)
-        for part in table_parts(column_widths(rows), self.width):
-            print()
-            print_part(rows, column_widths(rows), part, left_last)
-        print()
-        self.md += f"{title}\n\n{markdown(rows, left_last)}\n"
-
-
-def column_widths(rows):
-    return [max(len(row[c]) for row in rows if c < len(row)) for c in range(max(map(len, rows)))]
-
-
-def table_parts(widths, width):
-    """[first, end) ranges of the columns after the first that fit in `width`."""
-    parts, start, used = [], 1, widths[0]
-    for c in range(1, len(widths)):
-        used += 2 + widths[c]
-        if used > width and c > start:
-            parts.append((start, c))
-            start, used = c, widths[0] + 2 + widths[c]
-    parts.append((start, len(widths)))
-    return parts
-
-
-def print_part(rows, widths, part, left_last):
-    last = len(widths) - 1
-    for r, row in enumerate(rows):
-        line = row[0].ljust(widths[0])
-        for c in range(*part):
-            if left_last and c == last:
-                line += "  " + row[c]
-            else:
-                line += row[c].rjust(widths[c] + 2)
-        print(line)
-        if r == 0:
-            print("-" * len(line))
-
-
-def markdown(rows, left_last):
-    lines = ["| " + " | ".join(cell.replace("*", "\\*") for cell in row) + " |" for row in rows]
-    rule = "--:|" * (len(rows[0]) - 1)
-    if left_last:
-        rule = rule[: -len("--:|")] + "---|"
-    lines.insert(1, "|---|" + rule)
-    return "".join(line + "\n" for line in lines)
-
-
-# ---- running the programs, or reading what they printed ---------------------------
 
 def describe_rc(rc):
     """A child's exit as CMake's execute_process said it: the number, or the signal."""
@@ -186,7 +90,9 @@ def describe_rc(rc):
 
 
 class Runner:
-    """Runs programs; keeps what each printed, keyed by what it was, for --save-raw.
+    """Runs programs, each with --csv FILE, and returns the rows of that CSV;
+    keeps what each printed and wrote, keyed by what it was, for --save-raw.
+    Given such a file (--from-raw), returns what it kept instead, in order.
 
     A timed run (fresh=True) runs a copy of the program made for it. What a
     program measures depends on where the kernel put its file's pages, not
@@ -197,61 +103,49 @@ class Runner:
     somewhere new, so a cell's median is taken over placements as well as
     over runs, and no column keeps a lucky or an unlucky one."""
 
-    def __init__(self):
+    def __init__(self, replay=None):
         self.raw = []
+        self.kept = defaultdict(list)
+        for entry in json.loads(Path(replay).read_text()) if replay else []:
+            self.kept[entry["key"]].append(entry)
+        self.replay = bool(replay)
 
     def run(self, key, argv, fresh=False):
+        """(its exit status, its CSV's rows as dicts: none if it wrote none)."""
+        entry = self.kept[key].pop(0) if self.replay else self.execute(key, argv, fresh)
+        return entry["rc"], list(csv.DictReader(io.StringIO(entry["csv"] or "")))
+
+    def execute(self, key, argv, fresh):
         with tempfile.TemporaryDirectory(prefix="tour-") as tmp:
             program = shutil.copy2(argv[0], Path(tmp) / Path(argv[0]).name) if fresh else argv[0]
+            written = Path(tmp) / "report.csv"
+            argv = [*map(str, argv), "--csv", str(written)]
             proc = subprocess.run([program, *argv[1:]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                   errors="replace")
-        self.raw.append({"key": key, "argv": [str(a) for a in argv], "rc": proc.returncode, "out": proc.stdout})
-        return proc.returncode, proc.stdout
+            table = written.read_text(errors="replace") if written.exists() else None
+        self.raw.append({"key": key, "argv": argv, "rc": proc.returncode, "out": proc.stdout, "csv": table})
+        return self.raw[-1]
 
     def save(self, path):
         Path(path).write_text(json.dumps(self.raw, indent=1) + "\n")
 
 
-class Replay:
-    """What a --save-raw file says each program printed, in the order it ran."""
-
-    def __init__(self, path):
-        self.queues = defaultdict(list)
-        for entry in json.loads(Path(path).read_text()):
-            self.queues[entry["key"]].append(entry)
-
-    def run(self, key, argv, fresh=False):
-        entry = self.queues[key].pop(0)
-        return entry["rc"], entry["out"]
-
-
 # ---- the floor: what each operation costs here -------------------------------------
 
-def parse_floor(out):
-    """bench_floor's lines -> ({op: cost in 1/100 ns}, table rows, how it was timed)."""
-    costs, rows, how = {}, [["operation", "ns", "what was timed"]], ""
-    for line in out.split("\n"):
-        m = re.fullmatch(r"([a-z_]+) +([0-9.]+) +# (.*)", line)
-        if m:
-            op = FLOOR_NAMES.get(m[1], m[1])
-            what = re.sub(r":.*", "", re.sub(r"; min .*", "", m[3]))
-            costs[op] = to_fixed(m[2], 2)
-            rows.append([f"{op} ({LETTER.get(op, '')})", m[2], what])
-        m = re.search(r" of ([0-9]+) rounds of ([0-9]+)$", line)
-        if m:
-            how = f"the fastest of {m[1]} rounds of {m[2]}"
-    return costs, rows, how
-
-
 def floor_section(report, runner, floor):
-    """Prints the floor's table; returns the costs, or None without a whole floor."""
-    rc, out = runner.run("floor", [floor])
+    """Prints the floor's table; returns the costs ({op: 1/100 ns}), or None without a whole floor."""
+    rc, rows = runner.run("floor", [floor])
     if rc != 0:
         print(f"tour: bench_floor failed ({describe_rc(rc)}): no floor, no ratios")
         return None
-    costs, rows, how = parse_floor(out)
+    costs, table = {}, [["operation", "ns", "what was timed"]]
+    for row in rows:
+        op = FLOOR_NAMES.get(row["operation"], row["operation"])
+        costs[op] = to_fixed(row["ns_per_op"], 2)
+        table.append([f"{op} ({LETTER.get(op, '')})", row["ns_per_op"], row["what"]])
+    how = f"the fastest of {rows[-1]['rounds']} rounds of {rows[-1]['n']}" if rows else ""
     title = f"The operations the workloads are made of, each timed alone on this machine (bench_floor, ns, {how}):"
-    report.table(title, rows, left_last=True)
+    report.table(title, table, left_last=True)
     return costs if all(op in costs for op in OPS) else None
 
 
@@ -268,36 +162,28 @@ class Cell:
     def ran_ok(self):
         return self.status == "ok"
 
+    def outcome(self):
+        """Its status as tour.csv says it."""
+        return "lacks the component" if self.status == "-" else self.status
 
-def parse_run(cell, name, rc, out):
-    """One run's report line (bench.c's format) into the cell."""
+
+def read_run(cell, name, rc, rows):
+    """One run's row (the columns of tests/bench/harness.h) into the cell."""
     status = "not run"
-    for line in out.split("\n"):
-        if not line.startswith(name + " "):
-            continue
-        m = re.match(re.escape(name) + r" +([0-9.]+) +([0-9.]+) +# min", line)
-        if m:
-            cell.ns.append(to_fixed(m[1], 2))
-            cell.allocs = re.sub(r"\.0*$", "", re.sub(r"(\.[0-9]*[1-9])0+$", r"\1", m[2]))
-            status = "ok"
-        elif re.match(re.escape(name) + r" +- +-", line):
+    for row in (row for row in rows if row["workload"] == name):
+        status = row["status"]
+        if status in ("ok", "check failed"):
+            cell.ns.append(to_fixed(row["ns_per_op"], 2))
+            cell.allocs = shortest(row["allocs_per_op"])
+        elif status == "lacking":
             status = "-"
-        elif "CRASH" in line:
-            status = crash_status(line)
-        elif "FAIL " in line:
+        elif status in ("crashed", "stack overflow"):
+            status = f"crashed ({describe_rc(-int(row['signal'])) if status == 'crashed' else status})"
+        else:
             status = "failed"
-        if "CHECK FAILED" in line:
-            status = "check failed"
     if status == "not run" and rc < 0:  # the benchmark program itself died
         status = f"crashed ({describe_rc(rc)})"
     cell.status = status
-
-
-def crash_status(line):
-    if "stack overflow" in line:
-        return "crashed (stack overflow)"
-    m = re.search(r"signal [0-9]+ \(([^)]*)\)", line)
-    return f"crashed ({m[1]})" if m else "crashed"
 
 
 def run_interleaved(runner, names, columns, programs, runs, n):
@@ -311,9 +197,9 @@ def run_interleaved(runner, names, columns, programs, runs, n):
                 cell = cells[w][i]
                 if cell.status and not cell.ran_ok():  # lacks it, crashed or failed: not again
                     continue
-                rc, out = runner.run(f"{columns[i]}: {name}", [programs[i], "-n", str(n), "-r", "1", f"{name}$"],
-                                     fresh=True)
-                parse_run(cell, name, rc, out)
+                rc, rows = runner.run(f"{columns[i]}: {name}", [programs[i], "-n", str(n), "-r", "1", f"{name}$"],
+                                      fresh=True)
+                read_run(cell, name, rc, rows)
     return cells
 
 
@@ -327,13 +213,6 @@ def run_interleaved(runner, names, columns, programs, runs, n):
 # marked nearly every cell. The quartiles move with the runs' typical
 # spread, whatever their number.
 NOISY_PERCENT = 10
-
-
-def quartile(v, k):
-    """The k-th quartile (k = 1, 2, 3) of the sorted runs v: linear between
-    the two runs nearest to it, in v's units."""
-    i, r = divmod((len(v) - 1) * k, 4)
-    return v[i] if r == 0 else v[i] + (v[i + 1] - v[i]) * r // 4
 
 
 @dataclass
@@ -354,10 +233,14 @@ class Stats:
 
 
 def stats_of(cell):
+    """The median is the upper one of an even number of runs (a run's own
+    figure, as bench.c's); the quartiles are linear between the two runs
+    nearest to them ('inclusive', R's type 7), rounded down to whole 1/100 ns."""
     if not cell.ran_ok():
         return None
     v = sorted(cell.ns)
-    return Stats(med=v[len(v) // 2], min=v[0], max=v[-1], q1=quartile(v, 1), q3=quartile(v, 3))
+    q1, _, q3 = statistics.quantiles(v, n=4, method="inclusive") if len(v) > 1 else v * 3
+    return Stats(med=statistics.median_high(v), min=v[0], max=v[-1], q1=int(q1), q3=int(q3))
 
 
 def cell_text(cell, st):
@@ -372,37 +255,19 @@ def cell_text(cell, st):
     return "FAILED", "FAILED"
 
 
-def csv_status(cell):
-    return "lacks the component" if cell.status == "-" else cell.status
-
-
 # ---- what each workload is made of, counted ---------------------------------------------
-
-def parse_counts(names, out):
-    """A counting build's report -> {name: {kind: count per op in 10^-4}}."""
-    counted = {}
-    lines = out.replace(";", ",").split("\n")  # the note ends in ';'
-    for name in names:
-        for line in lines:
-            m = re.match(re.escape(name) + r" .*counted per op: ([^,]*),", line)
-            if m:
-                fields = m[1].split(" ")
-                counted[name] = {kind: to_fixed(value, 4) for kind, value in zip(fields[::2], fields[1::2])}
-    return counted
-
 
 def count_steps(runner, cells, names, counters, steps, n):
     print("tour: counting the operations of each workload on each step (one run each, untimed)")
     for i, counter in enumerate(counters):
-        _, out = runner.run(f"count: {steps[i]}", [counter, "-n", str(n), "-r", "1"])
-        counted = parse_counts(names, out)
-        for w, name in enumerate(names):
-            if name in counted:
-                counts = counted[name]
+        _, rows = runner.run(f"count: {steps[i]}", [counter, "-n", str(n), "-r", "1"])
+        for row in rows:
+            if row["workload"] in names and row.get(COUNTED_KINDS[0]):
+                counts = {kind: to_fixed(row[kind], 4) for kind in COUNTED_KINDS}
                 # An allocation and a free each count half an A (a malloc+free
                 # pair): task_race frees in its timed region what it allocated before it.
-                counts["alloc_free"] = (counts.get("alloc", 0) + counts.get("free", 0)) // 2
-                cells[w][i].counts = counts
+                counts["alloc_free"] = (counts["alloc"] + counts["free"]) // 2
+                cells[names.index(row["workload"])][i].counts = counts
 
 
 def made_of(counts):
@@ -451,36 +316,30 @@ def identical_groups(step_dirs, component):
     return [members for members in groups.values() if len(members) >= 2]
 
 
-def agreement(name, members, stats, short, spreads, runs):
-    """One line: the medians of a workload on identical steps, and whether their spreads overlap."""
+def agreement(tour, w, members):
+    """One line: the medians of workload w on identical steps, and whether their spreads overlap."""
+    stats, spreads, short = tour.stats[w], tour.spreads[w], tour.short
     if any(stats[i] is None for i in members):
         return None
     lo_col = max(members, key=lambda i: (stats[i].min, -members.index(i)))
     hi_col = min(members, key=lambda i: (stats[i].max, members.index(i)))
     meds = [stats[i].med for i in members]
     a, b = from_fixed(min(meds), 2, 1), from_fixed(max(meds), 2, 1)
-    if runs < 3:
-        verdict = f"too few runs ({runs}) to tell noise from a difference"
+    if tour.runs < 3:
+        verdict = f"too few runs ({tour.runs}) to tell noise from a difference"
     elif stats[lo_col].min > stats[hi_col].max:
         verdict = (f"DIFFER beyond their spreads: {short[lo_col]}'s runs {spreads[lo_col]} and "
                    f"{short[hi_col]}'s {spreads[hi_col]} do not overlap, so here the spreads understate the noise")
     else:
         verdict = "agree within their spreads"
-    steps_text = ", ".join(short[i] for i in members)
-    return f"  {name} on {steps_text}: medians {a} to {b} ns, {verdict}."
+    return f"  {tour.names[w]} on {', '.join(short[i] for i in members)}: medians {a} to {b} ns, {verdict}."
 
 
 def identical_section(report, tour):
-    lines = []
-    for component in COMPONENTS:
-        for members in identical_groups(tour.step_dirs, component):
-            for w, name in enumerate(tour.names):
-                if name.startswith(component + "_"):
-                    stats = {i: tour.stats[w][i] for i in members}
-                    spreads = {i: tour.spreads[w][i] for i in members}
-                    line = agreement(name, members, stats, tour.short, spreads, tour.runs)
-                    if line:
-                        lines.append(line)
+    lines = [agreement(tour, w, members) for component in COMPONENTS
+             for members in identical_groups(tour.step_dirs, component)
+             for w, name in enumerate(tour.names) if name.startswith(component + "_")]
+    lines = [line for line in lines if line]
     if lines:
         report.say("Identical code, different columns: any difference between them is the machine's noise "
                    "(and each binary's layout), the yardstick for every other difference.")
@@ -508,14 +367,14 @@ class Tour:
 
     def summarise(self):
         self.stats = [[stats_of(c) for c in row] for row in self.cells]
-        self.texts = [[cell_text(c, s)[0] for c, s in zip(cr, sr)] for cr, sr in zip(self.cells, self.stats)]
-        self.spreads = [[cell_text(c, s)[1] for c, s in zip(cr, sr)] for cr, sr in zip(self.cells, self.stats)]
+        texts = [[cell_text(c, s) for c, s in zip(cr, sr)] for cr, sr in zip(self.cells, self.stats)]
+        self.texts, self.spreads = ([[t[k] for t in row] for row in texts] for k in (0, 1))
 
     def failures(self):
         """A step's failed result or check (the C++ columns never fail the tour)."""
-        return [f"{self.columns[i]}: {name}: {csv_status(self.cells[w][i])}"
+        return [f"{self.columns[i]}: {name}: {self.cells[w][i].outcome()}"
                 for w, name in enumerate(self.names) for i in range(self.nsteps)
-                if csv_status(self.cells[w][i]) not in ("ok", "lacks the component")]
+                if self.cells[w][i].outcome() not in ("ok", "lacks the component")]
 
     def counted(self, w, i):
         return i < self.nsteps and self.cells[w][i].counts is not None
@@ -641,87 +500,6 @@ def ratio_text(tour, w, i):
     return "?" if tour.counted(w, i) and tour.stats[w][i] else "-"
 
 
-# ---- files a reader can keep ---------------------------------------------------------------
-
-def report_time():
-    """Now, or SOURCE_DATE_EPOCH (reproducible output), as CMake's string(TIMESTAMP) says it."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    t = time.gmtime(int(epoch)) if epoch and epoch.isdigit() else time.gmtime()
-    return time.strftime("%Y-%m-%d %H:%M UTC", t)
-
-
-def machine():
-    """'2 core AMD EPYC, 2 logical CPUs, Linux 6.1': what CMake's
-    cmake_host_system_information says of this machine."""
-    return f"{cpu_description()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}"
-
-
-def cpu_description():
-    """The physical cores and the model, from /proc/cpuinfo where there is one."""
-    cpuinfo = Path("/proc/cpuinfo")
-    if not cpuinfo.exists():
-        return platform.processor()
-    text = cpuinfo.read_text()
-    model = re.search(r"^model name\s*:\s*(.*)$", text, re.M)
-    cores = set(re.findall(r"^physical id\s*:\s*(\d+)\n(?:.*\n)*?core id\s*:\s*(\d+)$", text, re.M))
-    return f"{len(cores) or os.cpu_count()} core {model[1].strip() if model else platform.processor()}"
-
-
-def write_md(out_dir, when, report):
-    (out_dir / "tour.md").write_text(f"# lockstep tour, {when}\n\nMachine: {machine()}.\n\n{report.md}")
-
-
-def write_csv(out_dir, tour):
-    head = ["workload", "column", "median_ns_per_op", "min_ns_per_op", "max_ns_per_op", "allocs_per_op", "runs", "n",
-            "status"] + COUNTED_KINDS + ["floor_ns", "ratio_to_floor", "q1_ns_per_op", "q3_ns_per_op"]
-    lines = [",".join(head)]
-    for w, name in enumerate(tour.names):
-        for i, col in enumerate(tour.columns):
-            cell, st = tour.cells[w][i], tour.stats[w][i]
-            figures = [from_fixed(v, 2, 2) for v in (st.med, st.min, st.max)] if st else ["", "", ""]
-            counts = [from_fixed(cell.counts[k], 4, 4) if tour.counted(w, i) else "" for k in COUNTED_KINDS]
-            ratio = list(tour.ratio(w, i) or ("", ""))
-            quartiles = [from_fixed(v, 2, 2) for v in (st.q1, st.q3)] if st else ["", ""]
-            lines.append(",".join([name, col] + figures + [cell.allocs, str(tour.runs), str(tour.n), csv_status(cell)]
-                                  + counts + ratio + quartiles))
-    (out_dir / "tour.csv").write_text("".join(line + "\n" for line in lines))
-
-
-def write_plot(out_dir, when, tour):
-    """Grouped bars, one group per workload, one bar per column, log scale (the
-    figures span 10 ns to several hundred). A missing bar: the step lacks the
-    component, or the run crashed (tour.md says which). Returns the SVG's path or None."""
-    gnuplot = shutil.which("gnuplot")
-    if not gnuplot:
-        print("tour: no plot (gnuplot is not installed)")
-        return None
-    head = "workload" + "".join(f' "{col}"' for col in tour.columns)
-    rows = [name + "".join(f" {from_fixed(st.med, 2, 2)}" if st else " ?" for st in tour.stats[w])
-            for w, name in enumerate(tour.names)]
-    (out_dir / "tour.dat").write_text(head + "\n" + "".join(row + "\n" for row in rows))
-    (out_dir / "tour.gp").write_text(f"""\
-set terminal svg size 1200,560 dynamic font 'sans,11' noenhanced
-set output '{out_dir}/tour.svg'
-set title 'lockstep tour, {when}: ns/op, median of {tour.runs} interleaved runs (log scale; no bar: the step lacks the component or the run crashed)'
-set datafile missing '?'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set logscale y
-set yrange [5:*]
-set ylabel 'ns/op'
-set grid ytics
-set xtics rotate by 30 right scale 0
-set key outside right top vertical
-plot for [i=2:{len(tour.columns) + 1}] '{out_dir}/tour.dat' using i:xtic(1) title columnheader(i)
-""")
-    gp = subprocess.run([gnuplot, str(out_dir / "tour.gp")], stderr=subprocess.PIPE, text=True)
-    if gp.returncode != 0:
-        print(f"tour: gnuplot failed, no plot: {gp.stderr}")
-        return None
-    return out_dir / "tour.svg"
-
-
 # ---- the program ------------------------------------------------------------------------
 
 def parse_args():
@@ -730,7 +508,7 @@ def parse_args():
     p.add_argument("--step", action="append", default=[], metavar="NAME", help="its step's name (01-mutex, ...)")
     p.add_argument("--step-dir", action="append", default=[], metavar="DIR", help="its step's directory")
     p.add_argument("--cxx", help="the articles' C++ benchmark (tests/bench/cxx), a column")
-    p.add_argument("--peer", help="any program with bench.c's options and report line, one more column")
+    p.add_argument("--peer", help="any program with bench.c's options and CSV (--csv), one more column")
     p.add_argument("--peer-name", default=PEER_COLUMN, help="that column's name (default: peer), e.g. cppcoro")
     p.add_argument("--floor", help="bench_floor: what each operation costs alone")
     p.add_argument("--counter", action="append", default=[], metavar="PROGRAM", help="a step's counting build (one per step)")
@@ -762,11 +540,10 @@ def columns_of(args):
 
 def main():
     args = parse_args()
-    runner = Replay(args.from_raw) if args.from_raw else Runner()
+    runner = Runner(args.from_raw)
     report = Report(args.width)
     columns, short, programs = columns_of(args)
-    _, listed = runner.run("list", [args.bench[0], "--list"])
-    names = listed.strip("\n").split("\n")
+    names = [row["workload"] for row in runner.run("list", [args.bench[0], "--list"])[1]]
 
     costs = floor_section(report, runner, args.floor) if args.floor else None
     cells = run_interleaved(runner, names, columns, programs, args.runs, args.n)
@@ -785,7 +562,7 @@ def main():
     when = report_time()
     args.out_dir.mkdir(parents=True, exist_ok=True)
     write_md(args.out_dir, when, report)
-    write_csv(args.out_dir, tour)
+    write_csv(args.out_dir, tour, COUNTED_KINDS)
     written = [args.out_dir / "tour.md", args.out_dir / "tour.csv", write_plot(args.out_dir, when, tour)]
     print("tour: written " + ", ".join(str(p) for p in written if p))
     if args.save_raw:
@@ -800,3 +577,4 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
+
