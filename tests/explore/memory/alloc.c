@@ -28,7 +28,9 @@
 #include "lockstep/alloc.h"
 #include "lockstep/coro.h"
 
-#include <execinfo.h>
+#ifndef __EMSCRIPTEN__
+#include <execinfo.h> /* backtrace: who called common's allocator (WebAssembly has none to give) */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +147,11 @@ void explore_free_at(void *p, const explore_site *site)
 void *lockstep_alloc(size_t size)
 {
     void *callers[5] = {0};
+#ifdef __EMSCRIPTEN__
+    int n = 0;
+#else
     int n = backtrace(callers, 5); /* [0] is here, [1] lockstep_coro_new, then its caller */
+#endif
     return alloc(size, NULL, n > 1 ? callers + 1 : NULL);
 }
 

@@ -29,57 +29,16 @@
  * decides who can run; mutex.c models the calls themselves. Nobody able to
  * run while some thread has not finished is a deadlock.
  *
- * ucontext, not a switch of our own in assembly: POSIX's (removed from
- * POSIX.1-2008, kept by glibc and musl, deprecated but present on macOS,
- * where _XOPEN_SOURCE unlocks it), one API on x86-64 and arm64 alike, and
- * a few lines a reader can follow. Its price, a signal-mask system call
- * per switch in glibc, is a fraction of a microsecond.
- *
- * Under the asan preset the explorer's own code is built with
- * AddressSanitizer (CMakeLists.txt), which must be told of every switch of
- * stacks, or it takes the new stack for a wild one: switch_to announces
- * each (__sanitizer_start_switch_fiber) and the thread that resumes
- * confirms it (__sanitizer_finish_switch_fiber), and a stack is cleared
- * of the poison its last run left before a schedule starts a thread on it
- * afresh. ThreadSanitizer's fiber API has no use here: the explorer is the
- * ThreadSanitizer runtime for the code it runs (tsan.c defines __tsan_*),
- * so it is never built with the real one.
+ * The stacks and the switch between them are context.c's (ucontext; in a
+ * browser, Emscripten's fibers; AddressSanitizer told of each switch).
  */
-#define _XOPEN_SOURCE 700 /* ucontext (before any header) */
-#if defined(__APPLE__)
-#define _DARWIN_C_SOURCE /* and MAP_ANON */
-#pragma clang diagnostic ignored "-Wdeprecated-declarations"
-#else
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#endif
 #include "scheduler/part.h"
+#include "scheduler/context.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <ucontext.h>
-#include <unistd.h>
-
-#ifndef MAP_ANONYMOUS
-#define MAP_ANONYMOUS MAP_ANON
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define EXPLORE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EXPLORE_ASAN 1
-#endif
-#endif
-#ifdef EXPLORE_ASAN
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
-#if defined(EXPLORE_ASAN) && defined(__GLIBC__)
-#include <dlfcn.h>
-#endif
 
 /* This file's part of the schedule's world, through its layer's (scheduler/part.h). */
 static inline thread_state *st(void) { return &scheduler_now()->thread; }
@@ -92,24 +51,11 @@ bool thread_running(void) { return st()->in_schedule; }
 
 /* ---- the coroutines ------------------------------------------------------- */
 
-/* A scenario thread's stack: as large as a real thread's would be for what
- * the steps do (a resume chain that nests is what `stack grows` reports),
- * mapped lazily, with a guard page below it so that an overflow faults
- * (crash.c reports it) instead of writing over a neighbour. */
-#define STACK_SIZE (1024 * 1024)
-
 struct coroutine {
-    ucontext_t context;
-    unsigned char *stack; /* the mapping, guard page first; NULL for main's (its own stack) */
+    context *context;     /* its stack and registers (context.c) */
     jmp_buf *unwind;      /* fail.c's catch while another thread runs */
     int quiet;            /* datarace.c's quiet level, likewise */
     unsigned char *tls;   /* the step's thread-locals, likewise */
-    /* AddressSanitizer's view of its stack: where it lies (main's: as the
-     * first switch back to it reported) and its fake stack while it is off
-     * the CPU. */
-    const void *asan_bottom;
-    size_t asan_size;
-    void *asan_fake;
 };
 
 /* The step's thread-locals (hook.h puts them in this section); this file
@@ -119,10 +65,10 @@ struct coroutine {
 #define EXPLORE_TLS_SECTION "__DATA,explore_tls"
 extern unsigned char tls_start[] __asm("section$start$__DATA$explore_tls");
 extern unsigned char tls_stop[] __asm("section$end$__DATA$explore_tls");
-#else
+#else /* weak: WebAssembly's linker makes no bounds of a section (Emscripten: a build without thread-locals) */
 #define EXPLORE_TLS_SECTION "explore_tls"
-extern unsigned char __start_explore_tls[];
-extern unsigned char __stop_explore_tls[];
+extern unsigned char __start_explore_tls[] __attribute__((weak));
+extern unsigned char __stop_explore_tls[] __attribute__((weak));
 #define tls_start __start_explore_tls
 #define tls_stop __stop_explore_tls
 #endif
@@ -148,61 +94,8 @@ static struct coroutine *coroutine_of(int thread)
         exit(2);
     }
     c->tls = tls;
-    if (thread != EXPLORE_MAIN) {
-        long page = sysconf(_SC_PAGESIZE);
-        c->stack = mmap(NULL, STACK_SIZE + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (c->stack == MAP_FAILED || mprotect(c->stack, (size_t)page, PROT_NONE) != 0) {
-            perror("explore: a thread's stack");
-            exit(2);
-        }
-        c->asan_bottom = c->stack + page;
-        c->asan_size = STACK_SIZE;
-    }
+    c->context = context_new(thread == EXPLORE_MAIN);
     return *slot = c;
-}
-
-/* AddressSanitizer's half of a switch (a no-op without it): before it, the
- * stack about to run (a thread that has finished will never run again: its
- * fake stack goes); after it, on the stack that runs again, which one it
- * came from. */
-static void asan_leaving(struct coroutine *from, const struct coroutine *to, bool for_good)
-{
-#ifdef EXPLORE_ASAN
-    __sanitizer_start_switch_fiber(for_good ? NULL : &from->asan_fake, to->asan_bottom, to->asan_size);
-#else
-    (void)from, (void)to, (void)for_good;
-#endif
-}
-
-static void asan_arrived(struct coroutine *self, struct coroutine *from)
-{
-#ifdef EXPLORE_ASAN
-    __sanitizer_finish_switch_fiber(self ? self->asan_fake : NULL, &from->asan_bottom, &from->asan_size);
-#else
-    (void)self, (void)from;
-#endif
-}
-
-/* swapcontext. Under AddressSanitizer with glibc, libc's own: the
- * sanitizer's interceptor, which knows nothing of the fiber annotations,
- * clears the shadow of the whole stack it switches to (a megabyte's worth,
- * a system call, on every switch: the explore label took nine times as
- * long), and so forgets the redzones of the frames still live on it. */
-static int switch_context(ucontext_t *from, const ucontext_t *to)
-{
-#if defined(EXPLORE_ASAN) && defined(__GLIBC__)
-    static int (*libc_swapcontext)(ucontext_t *, const ucontext_t *);
-    if (!libc_swapcontext) {
-        void *libc = dlopen("libc.so.6", RTLD_LAZY);
-        if (libc)
-            *(void **)&libc_swapcontext = dlsym(libc, "swapcontext");
-        if (!libc_swapcontext)
-            libc_swapcontext = swapcontext;
-    }
-    return libc_swapcontext(from, to);
-#else
-    return swapcontext(from, to);
-#endif
 }
 
 /* Hands the CPU from the running thread to `next`, carrying the per-thread
@@ -221,13 +114,7 @@ static void switch_to(int next, bool for_good)
     datarace_set_quiet_level(to->quiet);
     memcpy(tls_start, to->tls, tls_size());
     st()->current = next;
-    st()->previous = self;
-    asan_leaving(from, to, for_good);
-    if (switch_context(&from->context, &to->context) != 0) {
-        perror("explore: swapcontext");
-        exit(2);
-    }
-    asan_arrived(from, coroutine_of(st()->previous));
+    context_switch(from->context, to->context, for_good);
 }
 
 /* ---- mutex ownership ---------------------------------------------------- */
@@ -415,7 +302,6 @@ void explore_wait_until(bool (*ready)(void *arg), void *arg, const char *what)
 static void thread_main(void)
 {
     int self = st()->current;
-    asan_arrived(NULL, coroutine_of(st()->previous)); /* its first turn: no fake stack yet */
     st()->threads[self].arrived = false;
 
     /* A failure on this thread (explore_fail) unwinds to here: the thread
@@ -464,18 +350,7 @@ void thread_setup(const explore_scenario *s, void *ctx)
 static void start(int i)
 {
     struct coroutine *c = coroutine_of(i);
-    long page = sysconf(_SC_PAGESIZE);
-    if (getcontext(&c->context) != 0) {
-        perror("explore: getcontext");
-        exit(2);
-    }
-    c->context.uc_stack.ss_sp = c->stack + page;
-    c->context.uc_stack.ss_size = STACK_SIZE;
-#ifdef EXPLORE_ASAN
-    ASAN_UNPOISON_MEMORY_REGION(c->stack + page, STACK_SIZE); /* its last run's frames are gone */
-#endif
-    c->context.uc_link = NULL;
-    makecontext(&c->context, thread_main, 0);
+    context_start(c->context, thread_main);
     c->unwind = NULL;
     c->quiet = 0;
     memcpy(c->tls, st()->tls_pristine, tls_size());

@@ -7,7 +7,7 @@
 
 /* A scenario thread's coroutine, or the main thread's: its context and
  * stack, and what it keeps while another runs (thread.c; the type is
- * thread.c's alone, so that no other file needs <ucontext.h>). */
+ * thread.c's alone; its stack is context.c's). */
 struct coroutine;
 
 typedef struct xthread {
@@ -45,7 +45,6 @@ typedef struct thread_state {
     const char *const *names; /* the scenario's thread_names: a created thread's too, if it has one */
     int running; /* who may run: the one the last decision named */
     int current; /* who is running: the coroutine on the CPU */
-    int previous; /* who ran before it: the coroutine it switched from */
     bool in_schedule;
     held held[16];
     int nheld;
