@@ -128,8 +128,8 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {set_races_awaits_on_executor, 4, NULL, 0,
+    static const lockstep_case cases[] = {
+        {&set_races_awaits_on_executor, 4, NULL, 0,
          "set() racing awaits on the executor's threads: every waiter passes exactly once; both outcomes occur",
          "steps/04-vector-event/README.md, \"The idea\""},
     };

@@ -21,6 +21,7 @@
  * condition variable, so it also runs on one CPU beside busy neighbours.
  */
 #include "check_main.h"
+#include "queuers.h"
 #include "sequencer_bodies.h"
 #include "task_bodies.h"
 
@@ -38,17 +39,6 @@
 #define DEFAULT_TASKS 1000000u
 #define QUEUERS 3
 #define WINDOW 256
-
-typedef struct queuer {
-    task_sequencer *seq;
-    lockstep_executor *ex;
-    seq_log *log;
-    seq_op *ops;
-    size_t m;
-    int index;
-    long bad_results;
-    int queue_errors;
-} queuer;
 
 static int op_id(const queuer *q, size_t i)
 {
@@ -97,63 +87,47 @@ static void *queuer_main(void *arg)
 START_TEST(queues_race_completions_on_the_executor)
 {
     size_t m = lockstep_iterations(DEFAULT_TASKS) / QUEUERS;
-    int *order = malloc(QUEUERS * m * sizeof *order);
-    seq_op *ops = malloc(QUEUERS * m * sizeof *ops);
-    ck_assert(order && ops);
-    seq_log log;
-    seq_log_init(&log, order, QUEUERS * m);
-    lockstep_executor ex;
-    ck_assert_int_eq(lockstep_executor_init(&ex, 2), 0);
+    queue_load l;
+    queue_load_init(&l, QUEUERS, m);
     task_sequencer seq;
     ck_assert_int_eq(task_sequencer_init(&seq), 0);
 
-    queuer q[QUEUERS];
-    pthread_t th[QUEUERS];
-    for (int i = 0; i < QUEUERS; ++i) {
-        q[i] = (queuer){.seq = &seq, .ex = &ex, .log = &log, .ops = ops + (size_t)i * m, .m = m, .index = i};
-        ck_assert_int_eq(pthread_create(&th[i], NULL, queuer_main, &q[i]), 0);
-    }
-    for (int i = 0; i < QUEUERS; ++i)
-        pthread_join(th[i], NULL);
+    queue_load_run(&l, &seq, queuer_main);
     /* the released tasks may still be running: destroy neither waits nor
      * cancels, the executor's destroy runs what is queued */
     task_sequencer_destroy(&seq);
-    lockstep_executor_destroy(&ex);
+    lockstep_executor_destroy(&l.ex);
 
-    for (int i = 0; i < QUEUERS; ++i) {
-        ck_assert_msg(q[i].queue_errors == 0, "thread %d: %d queue calls failed", i, q[i].queue_errors);
-        ck_assert_msg(q[i].bad_results == 0, "thread %d: %ld tasks completed with another op's result", i,
-                      q[i].bad_results);
-    }
-    ck_assert_msg(atomic_load(&log.overlaps) == 0,
+    queue_load_check(&l);
+    seq_log *log = &l.log;
+    ck_assert_msg(atomic_load(&log->overlaps) == 0,
                   "%u bodies started while another was running (see " README ", 'Memory orders')",
-                  atomic_load(&log.overlaps));
-    ck_assert_msg(log.n == QUEUERS * m, "%zu bodies ran, expected %zu: each task exactly once", log.n,
+                  atomic_load(&log->overlaps));
+    ck_assert_msg(log->n == QUEUERS * m, "%zu bodies ran, expected %zu: each task exactly once", log->n,
                   (size_t)QUEUERS * m);
     size_t next[QUEUERS] = {0};
     size_t interleavings = 0;
-    for (size_t k = 0; k < log.n; ++k) {
-        int id = order[k];
+    for (size_t k = 0; k < log->n; ++k) {
+        int id = log->order[k];
         size_t thread = (size_t)id / m, i = (size_t)id % m;
         if (thread >= QUEUERS || i != next[thread])
             ck_assert_msg(0, "body %zu to run was op %d, expected thread %zu's op %zu: each thread's tasks run in "
                           "the order it queued them (see " README ", 'The idea')", k, id, thread,
                           thread < QUEUERS ? next[thread] : 0);
         ++next[thread];
-        interleavings += k > 0 && (size_t)order[k - 1] / m != thread;
+        interleavings += k > 0 && (size_t)log->order[k - 1] / m != thread;
     }
     for (int i = 0; i < QUEUERS; ++i)
-        ck_assert_uint_eq(ops[(size_t)i * m + m - 1].made, 1);
-    printf("%zu tasks from %d threads; consecutive bodies came from different queuing threads %zu times\n", log.n, QUEUERS, interleavings);
-    free(ops);
-    free(order);
+        ck_assert_uint_eq(l.ops[(size_t)i * m + m - 1].made, 1);
+    printf("%zu tasks from %d threads; consecutive bodies came from different queuing threads %zu times\n", log->n, QUEUERS, interleavings);
+    queue_load_free(&l);
 }
 END_TEST
 
 int main(int argc, char **argv)
 {
-    const lockstep_case cases[] = {
-        {queues_race_completions_on_the_executor, 6, "the task_sequencer arrives in step 06", 0,
+    static const lockstep_case cases[] = {
+        {&queues_race_completions_on_the_executor, 6, "the task_sequencer arrives in step 06", 0,
          "a million tasks queued from three threads, bodies completing on the executor: strict order, no overlap, "
          "each task once, nothing leaked",
          "steps/06-sequencer/README.md, \"Memory orders\""},

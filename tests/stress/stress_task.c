@@ -30,6 +30,8 @@
  * outcomes that occurred are checked, and the coverage check is reported
  * skipped with that reason.
  */
+#include "alloc_delta.h"
+#include "await_race.h"
 #include "check_main.h"
 #include "timing.h"
 #include "task_bodies.h"
@@ -53,34 +55,20 @@ static unsigned iterations(void)
  * then this thread reads every counter without racing anyone. */
 static void assert_one_frame_freed(const lockstep_alloc_counts *before, unsigned i, int extra_frames)
 {
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.allocs - before->allocs == (uint64_t)(1 + extra_frames) &&
-                      after.frees - before->frees == (uint64_t)(1 + extra_frames),
+    alloc_delta n = allocs_since(*before);
+    ck_assert_msg(n.allocs == (uint64_t)(1 + extra_frames) && n.frees == (uint64_t)(1 + extra_frames),
                   "iteration %u: expected %d allocation(s) and as many frees, got %llu allocations and %llu "
                   "frees (a leak or a double free: see " LOCKSTEP_STEP_README ", \"The idea\")",
-                  i, 1 + extra_frames,
-                  (unsigned long long)(after.allocs - before->allocs),
-                  (unsigned long long)(after.frees - before->frees));
+                  i, 1 + extra_frames, n.allocs, n.frees);
 }
 
 START_TEST(await_races_completion)
 {
-    race_firer firer;
-    ck_assert_int_eq(race_firer_start(&firer, iterations()), 0);
-    unsigned paths[4] = {0, 0, 0, 0};
-    race_steer steer = {0};
-    race_budget budget = race_budget_start(BUDGET_SECONDS);
-    unsigned ran = 0;
-    for (unsigned i = 1; i <= firer.iterations; ++i) {
+    await_race r;
+    await_race_start(&r, iterations(), BUDGET_SECONDS);
+    for (unsigned i = 1; i <= r.firer.iterations; ++i) {
         lockstep_alloc_counts before = lockstep_alloc_totals();
-        simple_task t = {0};
-        ck_assert_int_eq(triggered_task(&t, &firer.trig, task_value((intptr_t)i)), 0);
-        driver_frame *d = driver_create(t);
-        ck_assert_ptr_nonnull(d);
-        race_firer_go(&firer, i, &steer);
-        lockstep_coro_resume(&d->coro);
-        race_wait_for(&firer.done, i);
-
+        driver_frame *d = await_race_round(&r, i);
         ck_assert_msg(d->finished == 1 && d->resumed_when_done == 0,
                       "iteration %u: expected the driver to finish once; it finished %d times and was resumed %d "
                       "times after its end (await path %d: 1 ready, 2 suspended, 3 late; see " LOCKSTEP_STEP_README
@@ -88,19 +76,12 @@ START_TEST(await_races_completion)
                       i, d->finished, d->resumed_when_done, (int)d->path);
         ck_assert_msg(d->result.value == (intptr_t)i, "iteration %u: the await returned %ld, expected %u", i,
                       (long)d->result.value, i);
-        ++paths[d->path];
-        race_steer_update(&steer, d->path == PATH_SUSPENDED);
-        lockstep_coro_destroy(&d->coro);
+        bool stop = await_race_next(&r, i, d);
         assert_one_frame_freed(&before, i, 1); /* the task's frame and the driver's */
-        ran = i;
-        if (race_may_stop(&budget, paths[PATH_SUSPENDED] > 0 && paths[PATH_READY] + paths[PATH_LATE] > 0))
+        if (stop)
             break;
     }
-    race_firer_stop(&firer);
-    printf("await: %u ready, %u late, %u suspended\n", paths[PATH_READY], paths[PATH_LATE], paths[PATH_SUSPENDED]);
-    lockstep_check_race_coverage("completion vs await", "completed first (ready or late path)",
-                                 paths[PATH_READY] + paths[PATH_LATE], "await suspended first",
-                                 paths[PATH_SUSPENDED], ran, LOCKSTEP_STEP_README);
+    await_race_finish(&r, "await", LOCKSTEP_STEP_README);
 }
 END_TEST
 
@@ -114,8 +95,7 @@ START_TEST(release_races_completion)
     unsigned ran = 0;
     for (unsigned i = 1; i <= firer.iterations; ++i) {
         lockstep_alloc_counts before = lockstep_alloc_totals();
-        simple_task t = {0};
-        ck_assert_int_eq(triggered_task(&t, &firer.trig, task_value((intptr_t)i)), 0);
+        simple_task t = firer_task(&firer, i);
         race_firer_go(&firer, i, &steer);
         uint64_t my_frees = lockstep_alloc_thread().frees;
         simple_task_release(&t); /* frees the frame only if the completion came first */
@@ -146,8 +126,7 @@ START_TEST(awaiter_released_then_completed)
     unsigned ran = 0;
     for (unsigned i = 1; i <= firer.iterations; ++i) {
         lockstep_alloc_counts before = lockstep_alloc_totals();
-        simple_task t = {0};
-        ck_assert_int_eq(triggered_task(&t, &firer.trig, task_value((intptr_t)i)), 0);
+        simple_task t = firer_task(&firer, i);
         int resumes = 0;
         driver_frame *d = driver_create(t);
         ck_assert_ptr_nonnull(d);
@@ -174,16 +153,16 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {await_races_completion, 1,
+    static const lockstep_case cases[] = {
+        {&await_races_completion, 1,
          "a lazy task (step 08) cannot complete before its await: the awaiter is suspended before the body starts", 7,
          "await racing completion, a million times: one frame allocated and freed each time, the driver resumed "
          "once; both outcomes occur",
          "steps/02-atomic-handle/README.md, \"The idea\""},
-        {release_races_completion, 1, "a lazy task (step 08) released unawaited never runs, so nothing completes it", 7,
+        {&release_races_completion, 1, "a lazy task (step 08) released unawaited never runs, so nothing completes it", 7,
          "release racing completion, a million times: whichever comes second frees the frame, once; both occur",
          "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
-        {awaiter_released_then_completed, 3,
+        {&awaiter_released_then_completed, 3,
          "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free); a lazy "
          "task (step 08) is released before its await or after it, never while its awaiter waits on its body", 7,
          "an awaiter destroyed while suspended, its task completed on the other thread: the frame is freed, the "

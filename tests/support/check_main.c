@@ -42,17 +42,17 @@ static void leak_teardown(void)
 static const lockstep_case *find_case(const lockstep_case *cases, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; ++i)
-        if (strcmp(cases[i].test->name, name) == 0)
+        if (strcmp((*cases[i].test)->name, name) == 0)
             return &cases[i];
     return NULL;
 }
 
 static void add_case(Suite *s, const lockstep_case *c)
 {
-    TCase *tc = tcase_create(c->test->name);
+    TCase *tc = tcase_create((*c->test)->name);
     tcase_add_checked_fixture(tc, leak_setup, leak_teardown);
     tcase_set_timeout(tc, 0); /* ctest owns the timeout */
-    tcase_add_test(tc, c->test);
+    tcase_add_test(tc, *c->test);
     suite_add_tcase(s, tc);
 }
 
@@ -79,9 +79,9 @@ static void report_skip(const char *fmt, ...)
 static void print_skip(const char *suite, int step, const lockstep_case *c)
 {
     if (step < c->since_step)
-        report_skip("step%02d.%s.%s: needs step %02d: %s", step, suite, c->test->name, c->since_step, c->why);
+        report_skip("step%02d.%s.%s: needs step %02d: %s", step, suite, (*c->test)->name, c->since_step, c->why);
     else
-        report_skip("step%02d.%s.%s: applies up to step %02d: %s", step, suite, c->test->name, c->until_step,
+        report_skip("step%02d.%s.%s: applies up to step %02d: %s", step, suite, (*c->test)->name, c->until_step,
                     c->why);
 }
 
@@ -136,7 +136,7 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
     }
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (size_t i = 0; i < ncases; ++i)
-            printf("%s\n", cases[i].test->name);
+            printf("%s\n", (*cases[i].test)->name);
         return 0;
     }
 
@@ -179,7 +179,7 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
         const lockstep_case *c = find_case(cases, ncases, tr_tcname(results[i]));
         if (tr_rtype(results[i]) != CK_PASS && c && c->checks) {
             printf("\nFAILED step%02d.%s.%s\n  what failed: %s (%s:%d)\n  what it checks: %s\n  read: %s\n\n", step,
-                   suite, c->test->name, tr_msg(results[i]), tr_lfile(results[i]), tr_lno(results[i]), c->checks,
+                   suite, (*c->test)->name, tr_msg(results[i]), tr_lfile(results[i]), tr_lno(results[i]), c->checks,
                    c->read ? c->read : "the step's README");
         }
         const char *why = skip_reason(tr_tcname(results[i]));
@@ -195,6 +195,27 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
     if (failed != 0 || run != (int)selected)
         return 1;
     return only && skipped_after_checks ? SKIP_EXIT_CODE : 0;
+}
+
+int lockstep_check_topics(const char *suite, int step, const lockstep_case *const *topics, size_t ntopics,
+                          int argc, char **argv)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < ntopics; ++t)
+        for (const lockstep_case *c = topics[t]; c->test; ++c)
+            ++n;
+    lockstep_case *cases = malloc(n * sizeof *cases);
+    if (!cases) {
+        fprintf(stderr, "%s: out of memory\n", suite);
+        return 1;
+    }
+    n = 0;
+    for (size_t t = 0; t < ntopics; ++t)
+        for (const lockstep_case *c = topics[t]; c->test; ++c)
+            cases[n++] = *c;
+    int rc = lockstep_check_main(suite, step, cases, n, argc, argv);
+    free(cases);
+    return rc;
 }
 
 size_t lockstep_iterations(size_t dflt)

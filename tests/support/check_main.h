@@ -24,18 +24,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A case of a suite. It names its test as &name: START_TEST(name) defines a
+ * pointer `name`, whose address (unlike its value) a static table may hold. */
 typedef struct lockstep_case {
-    const TTest *test;   /* START_TEST(name) defines `name` */
-    int since_step;      /* first step the case applies to (1: every step) */
-    const char *why;     /* why it does not run outside its steps */
-    int until_step;      /* last step it applies to (0, the default: every later step) */
-    const char *checks;  /* what the case checks, in a sentence: printed when it fails */
-    const char *read;    /* where that is explained: "steps/NN-name/README.md, section" */
+    const TTest *const *test; /* &name, for START_TEST(name) */
+    int since_step;           /* first step the case applies to (1: every step) */
+    const char *why;          /* why it does not run outside its steps */
+    int until_step;           /* last step it applies to (0, the default: every later step) */
+    const char *checks;       /* what the case checks, in a sentence: printed when it fails */
+    const char *read;         /* where that is explained: "steps/NN-name/README.md, section" */
 } lockstep_case;
 
 /* Runs the cases of `suite` as compiled for step `step` (see above). */
 int lockstep_check_main(const char *suite, int step, const lockstep_case *cases, size_t ncases, int argc,
                         char **argv);
+
+/* The same for a suite whose cases live in several files (a topic each):
+ * `topics` holds each file's table, which ends with {0}; the cases run in
+ * the order of the topics, then of each table. */
+int lockstep_check_topics(const char *suite, int step, const lockstep_case *const *topics, size_t ntopics,
+                          int argc, char **argv);
 
 /* Iterations for loops that race threads: LOCKSTEP_ITERATIONS from the
  * environment if set (ctest sets it per build: fewer under sanitizers),

@@ -279,16 +279,16 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {alloc_counts_blocks, 1, NULL, 0, "the allocator counts allocations and frees", "common/include/lockstep/alloc.h"},
-        {alloc_fail_nth_fails_once, 1, NULL, 0, "lockstep_alloc_fail_nth makes exactly the nth allocation fail, once", "common/include/lockstep/alloc.h"},
-        {alloc_counts_a_malloc_failure, 1, NULL, 0, "a call that malloc itself fails counts as a failure, not an allocation", "common/include/lockstep/alloc.h"},
-        {alloc_fail_after_keeps_failing, 1, NULL, 0, "lockstep_alloc_fail_after lets n allocations through, then fails every one", "common/include/lockstep/alloc.h"},
-        {alloc_counts_survive_thread_exit, 1, NULL, 0, "a thread's counts stay in the totals after it exits", "common/include/lockstep/alloc.h"},
-        {trampoline_keeps_stack_flat, 1, NULL, 0, "coroutines that return the next one to resume run at one stack depth", "common/include/lockstep/coro.h"},
-        {trigger_resumes_its_waiter_once, 1, NULL, 0, "a trigger resumes its waiter once", "common/include/lockstep/trigger.h"},
-        {executor_runs_everything_posted, 1, NULL, 0, "the executor runs every coroutine posted to it, on its threads", "common/include/lockstep/executor.h"},
-        {executor_rejects_bad_thread_count, 1, NULL, 0, "the executor refuses 0 or too many threads with EINVAL", "common/include/lockstep/executor.h"},
+    static const lockstep_case cases[] = {
+        {&alloc_counts_blocks, 1, NULL, 0, "the allocator counts allocations and frees", "common/include/lockstep/alloc.h"},
+        {&alloc_fail_nth_fails_once, 1, NULL, 0, "lockstep_alloc_fail_nth makes exactly the nth allocation fail, once", "common/include/lockstep/alloc.h"},
+        {&alloc_counts_a_malloc_failure, 1, NULL, 0, "a call that malloc itself fails counts as a failure, not an allocation", "common/include/lockstep/alloc.h"},
+        {&alloc_fail_after_keeps_failing, 1, NULL, 0, "lockstep_alloc_fail_after lets n allocations through, then fails every one", "common/include/lockstep/alloc.h"},
+        {&alloc_counts_survive_thread_exit, 1, NULL, 0, "a thread's counts stay in the totals after it exits", "common/include/lockstep/alloc.h"},
+        {&trampoline_keeps_stack_flat, 1, NULL, 0, "coroutines that return the next one to resume run at one stack depth", "common/include/lockstep/coro.h"},
+        {&trigger_resumes_its_waiter_once, 1, NULL, 0, "a trigger resumes its waiter once", "common/include/lockstep/trigger.h"},
+        {&executor_runs_everything_posted, 1, NULL, 0, "the executor runs every coroutine posted to it, on its threads", "common/include/lockstep/executor.h"},
+        {&executor_rejects_bad_thread_count, 1, NULL, 0, "the executor refuses 0 or too many threads with EINVAL", "common/include/lockstep/executor.h"},
     };
     return lockstep_check_main("common", 1, cases, sizeof cases / sizeof cases[0], argc, argv);
 }

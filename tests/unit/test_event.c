@@ -4,9 +4,11 @@
  *
  * Waiters are coroutines that record what happened to them: how they got
  * past the await (ready or suspended), how often they ran on, in which order
- * they were resumed, and what the await returned.
+ * they were resumed, and what the await returned (event_bodies.h).
  */
+#include "alloc_delta.h"
 #include "check_main.h"
+#include "event_bodies.h"
 #include "timing.h"
 
 #include "lockstep/alloc.h"
@@ -20,78 +22,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* ---- a waiter: loops { co_await ev; record; co_await park; } --------------
- * `rounds` awaits of the event; between two of them it parks on `park`, a
- * trigger the test fires to start the next await. */
-typedef struct waiter_frame {
-    lockstep_coro coro;
-    awaitable_event *ev;
-    awaitable_event_awaiter aw;
-    lockstep_trigger *park;
-    int rounds;
-    int index;          /* its place in line, for the FIFO check */
-    int *order;         /* optional: order[n] = index of the n-th waiter resumed */
-    int *order_len;
-    int passed;         /* awaits completed */
-    int suspended;      /* of those, how many suspended first */
-    int fast;           /* of those, how many saw the event set in await_ready */
-    bool rearm;         /* after the first pass: reset the event, await again at once */
-    int last_error;     /* what the last await returned */
-    const int *payload; /* optional: written by the setter before set() */
-    int seen;           /* *payload as read after the await */
-} waiter_frame;
-
-static lockstep_coro *waiter_resume(lockstep_coro *self)
-{
-    waiter_frame *f = (waiter_frame *)self;
-    switch (self->resume_point) {
-    case 0:
-    again:
-        self->resume_point = 1;
-        if (awaitable_event_await_ready(f->ev, &f->aw)) {
-            ++f->fast;
-        } else {
-            ++f->suspended; /* written before self is published */
-            if (awaitable_event_await_suspend(f->ev, &f->aw, self))
-                return NULL;
-            --f->suspended; /* set meanwhile, or could not register */
-        }
-        /* fall through */
-    case 1:
-        f->last_error = awaitable_event_await_resume(&f->aw);
-        if (f->payload)
-            f->seen = *f->payload; /* synchronized by set()/await only */
-        ++f->passed;
-        if (f->order)
-            f->order[(*f->order_len)++] = f->index;
-        if (f->passed == f->rounds) {
-            self->resume_point = LOCKSTEP_CORO_DONE;
-            return NULL;
-        }
-        if (f->rearm) { /* still inside set(): reuse the awaiter (its node) at once */
-            f->rearm = false;
-            awaitable_event_reset(f->ev);
-            goto again;
-        }
-        self->resume_point = 0; /* the next await starts when the park fires */
-        lockstep_trigger_await_suspend(f->park, self);
-        return NULL;
-    default: /* maybe on another thread: Check's assertions belong to the test's thread */
-        fprintf(stderr, "test_event: waiter %d resumed after its end\n", f->index);
-        abort();
-    }
-}
-
-static waiter_frame *waiter_new(awaitable_event *ev, int index, int rounds)
-{
-    waiter_frame *f = (waiter_frame *)lockstep_coro_new(sizeof(waiter_frame), waiter_resume, lockstep_coro_free);
-    ck_assert_ptr_nonnull(f);
-    f->ev = ev;
-    f->index = index;
-    f->rounds = rounds;
-    return f;
-}
 
 /* ---- the cases ------------------------------------------------------------ */
 
@@ -136,12 +66,9 @@ START_TEST(many_waiters_resumed_once_in_fifo_order)
     static int order[WAITERS];
     int order_len = 0;
     waiter_frame *w[WAITERS];
-    for (int i = 0; i < WAITERS; ++i) {
-        w[i] = waiter_new(&ev, i, 1);
-        w[i]->order = order;
-        w[i]->order_len = &order_len;
+    waiters_new_logged(&ev, w, WAITERS, order, &order_len);
+    for (int i = 0; i < WAITERS; ++i)
         lockstep_coro_resume(&w[i]->coro);
-    }
     ck_assert_int_eq(order_len, 0);
     awaitable_event_set(&ev);
     ck_assert_int_eq(order_len, WAITERS);
@@ -215,12 +142,10 @@ START_TEST(waiter_reawaits_during_set)
     static int order[WAITERS + 1];
     int order_len = 0;
     waiter_frame *w[WAITERS];
-    for (int i = 0; i < WAITERS; ++i) {
-        w[i] = waiter_new(&ev, i, i == 0 ? 2 : 1);
-        w[i]->order = order;
-        w[i]->order_len = &order_len;
+    waiters_new_logged(&ev, w, WAITERS, order, &order_len);
+    w[0]->rounds = 2;
+    for (int i = 0; i < WAITERS; ++i)
         lockstep_coro_resume(&w[i]->coro);
-    }
     w[0]->rearm = true;
     awaitable_event_set(&ev);
     for (int i = 1; i < WAITERS; ++i)
@@ -536,18 +461,14 @@ START_TEST(growth_failure_gives_enomem)
     static int order[6];
     int order_len = 0;
     waiter_frame *w[6];
-    for (int i = 0; i < 6; ++i) {
-        w[i] = waiter_new(&ev, i, 1);
-        w[i]->order = order;
-        w[i]->order_len = &order_len;
-    }
+    waiters_new_logged(&ev, w, 6, order, &order_len);
     for (int i = 0; i < 4; ++i)
         lockstep_coro_resume(&w[i]->coro);
     lockstep_alloc_counts before = lockstep_alloc_totals();
     lockstep_alloc_fail_nth(1);
     lockstep_coro_resume(&w[4]->coro); /* needs to grow: fails */
     lockstep_alloc_fail_none();
-    ck_assert_uint_eq(lockstep_alloc_totals().failures - before.failures, 1);
+    ck_assert_uint_eq(allocs_since(before).failures, 1);
     ck_assert_msg(w[4]->passed == 1 && w[4]->suspended == 0, "the failed waiter must continue at once");
     ck_assert_int_eq(w[4]->last_error, ENOMEM);
     ck_assert_int_eq(order_len, 1);
@@ -588,9 +509,9 @@ START_TEST(await_allocates_nothing)
         lockstep_coro_resume(&w[i]->coro);
     awaitable_event_set(&ev);
     lockstep_alloc_fail_none();
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.allocs - before.allocs, 0);
-    ck_assert_uint_eq(after.failures - before.failures, 0);
+    alloc_delta n = allocs_since(before);
+    ck_assert_uint_eq(n.allocs, 0);
+    ck_assert_uint_eq(n.failures, 0);
     for (int i = 0; i < WAITERS; ++i) {
         ck_assert_int_eq(w[i]->passed, 1);
         ck_assert_int_eq(w[i]->suspended, 1);
@@ -604,43 +525,43 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {set_before_await, 4, NULL, 0, "an await of a set event passes at once, without suspending",
+    static const lockstep_case cases[] = {
+        {&set_before_await, 4, NULL, 0, "an await of a set event passes at once, without suspending",
          "steps/04-vector-event/README.md, \"The idea\""},
-        {await_then_set, 4, NULL, 0, "set() resumes a suspended waiter once, with 0",
+        {&await_then_set, 4, NULL, 0, "set() resumes a suspended waiter once, with 0",
          "steps/04-vector-event/README.md, \"The idea\""},
-        {many_waiters_resumed_once_in_fifo_order, 4, NULL, 0,
+        {&many_waiters_resumed_once_in_fifo_order, 4, NULL, 0,
          "set() resumes 1,000 waiters once each, in the order they started waiting",
          "steps/05-intrusive-list/README.md, \"The idea\" (the reverse walk)"},
-        {set_twice, 4, NULL, 0, "a second set() resumes nobody again",
+        {&set_twice, 4, NULL, 0, "a second set() resumes nobody again",
          "steps/04-vector-event/README.md, \"The idea\""},
-        {waiter_awaits_again_after_resume, 4, NULL, 0, "a resumed waiter can await again; reset() makes it suspend",
+        {&waiter_awaits_again_after_resume, 4, NULL, 0, "a resumed waiter can await again; reset() makes it suspend",
          "steps/04-vector-event/README.md, \"Where the C differs from the C++\" (reset)"},
-        {waiter_reawaits_during_set, 4, NULL, 0,
+        {&waiter_reawaits_during_set, 4, NULL, 0,
          "a waiter that re-awaits while set() is still resuming others: set() read its node's next before "
          "resuming it, so nobody is lost",
          "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (erratum 3: fifo = fifo->next)"},
-        {waiters_on_threads_race_set, 4, NULL, 0,
+        {&waiters_on_threads_race_set, 4, NULL, 0,
          "awaits on three threads racing set(): every waiter passes once and sees the setter's writes; both "
          "outcomes occur",
          "steps/04-vector-event/README.md, \"Memory orders\""},
-        {fast_path_sees_setter_writes, 4, NULL, 0,
+        {&fast_path_sees_setter_writes, 4, NULL, 0,
          "a waiter that finds the event set without the lock sees what the setter wrote before set() (under "
          "ThreadSanitizer: every run)",
          "steps/05-intrusive-list/README.md, \"Errata this step fixes\" (erratum 3: release/acquire on signaled)"},
-        {last_waiter_destroys_event, 4, NULL, 0,
+        {&last_waiter_destroys_event, 4, NULL, 0,
          "the last waiter set() resumes destroys and frees the event while set() is on the stack (use after free "
          "under AddressSanitizer if set() touches it again)",
          "include/lockstep/event.h, awaitable_event_destroy"},
-        {last_waiter_destroys_event_on_another_thread, 4, NULL, 0,
+        {&last_waiter_destroys_event_on_another_thread, 4, NULL, 0,
          "as last_waiter_destroys_event, with the event destroyed on another thread",
          "include/lockstep/event.h, awaitable_event_destroy"},
-        {growth_failure_gives_enomem, 4,
+        {&growth_failure_gives_enomem, 4,
          "from step 05 the list node lives in the awaiter: awaiting allocates nothing, so nothing can fail", 4,
          "a failed growth of the waiter array ends that await with ENOMEM and leaves the event and its other "
          "waiters untouched",
          "steps/04-vector-event/README.md, \"Allocation failure\""},
-        {await_allocates_nothing, 5, "step 04 grows an array with lockstep_alloc when waiters arrive", 0,
+        {&await_allocates_nothing, 5, "step 04 grows an array with lockstep_alloc when waiters arrive", 0,
          "with every allocation failing, 1,000 waiters still register and are resumed: awaiting allocates nothing",
          "steps/05-intrusive-list/README.md, \"The idea\""},
     };

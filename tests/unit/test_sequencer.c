@@ -20,18 +20,12 @@
  */
 #include "sequencer/sequencer_cases.h"
 
-#define MAX_CASES 64
-
 int main(int argc, char **argv)
 {
-    size_t (*const topics[])(lockstep_case *, size_t) = {
+    const lockstep_case *const topics[] = {
         sequencer_order_cases,         sequencer_alloc_failure_cases, sequencer_lifetime_cases,
         sequencer_bounded_stack_cases, sequencer_blocking_maker_cases, sequencer_threads_cases,
         sequencer_destroy_race_cases,
     };
-    lockstep_case cases[MAX_CASES];
-    size_t n = 0;
-    for (size_t t = 0; t < sizeof topics / sizeof topics[0]; ++t)
-        n += topics[t](cases + n, MAX_CASES - n);
-    return lockstep_check_main("sequencer", LOCKSTEP_STEP, cases, n, argc, argv);
+    return lockstep_check_topics("sequencer", LOCKSTEP_STEP, topics, sizeof topics / sizeof topics[0], argc, argv);
 }

@@ -4,29 +4,11 @@
  * Each case asserts outcomes: values, which await path was taken, how many
  * times a coroutine was resumed, how many frames were allocated and freed.
  * The runner's fixture adds one more to every case: it ends with no live
- * allocation.
+ * allocation. The cases of step 08's lazy task live in task/lazy.c; what
+ * the files share, in task/task_cases.h.
  */
-#include "check_main.h"
-#include "timing.h"
-#include "task_bodies.h"
-
-#include "lockstep/alloc.h"
-#include "lockstep/executor.h"
-#include "lockstep/task.h"
-#include "lockstep/trigger.h"
-
-#include <errno.h>
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-
-/* Makes a driver (task_bodies.h) that owns `task`; it runs when resumed. */
-static driver_frame *driver_new(simple_task task)
-{
-    driver_frame *f = driver_create(task);
-    ck_assert_ptr_nonnull(f);
-    return f;
-}
+#include "task/task_cases.h"
+#include "await_race.h"
 
 /* ---- the cases ------------------------------------------------------------ */
 
@@ -34,8 +16,7 @@ START_TEST(ready_path)
 {
     simple_task t = {0};
     ck_assert_int_eq(ready_task(&t, task_value(42)), 0);
-    driver_frame *d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
+    driver_frame *d = driver_start(t, NULL);
     ck_assert_msg(lockstep_coro_done(&d->coro) && d->finished == 1,
                   "expected the driver to finish at once: the task had completed; it finished %d times",
                   d->finished);
@@ -48,17 +29,14 @@ END_TEST
 
 START_TEST(suspend_path)
 {
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(7)), 0);
-    driver_frame *d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
+    triggered_fixture fx;
+    triggered_setup(&fx, 7);
+    driver_frame *d = driver_start(fx.task, NULL);
     ck_assert_msg(!lockstep_coro_done(&d->coro), "the driver must wait for the trigger");
     ck_assert_int_eq(d->path, PATH_SUSPENDED);
     ck_assert_int_eq(d->finished, 0);
 
-    lockstep_trigger_fire(&trig); /* completes the task, which resumes the driver */
+    lockstep_trigger_fire(&fx.trig); /* completes the task, which resumes the driver */
     ck_assert_msg(lockstep_coro_done(&d->coro) && d->finished == 1,
                   "expected the completion to resume the suspended driver once; it finished %d times (0: a lost "
                   "wake-up)",
@@ -74,8 +52,7 @@ START_TEST(error_propagates)
 {
     simple_task t = {0};
     ck_assert_int_eq(ready_task(&t, (task_result){EIO, 0}), 0);
-    driver_frame *d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
+    driver_frame *d = driver_start(t, NULL);
     ck_assert_int_eq(d->result.error, EIO);
     lockstep_coro_destroy(&d->coro);
 
@@ -83,8 +60,7 @@ START_TEST(error_propagates)
     lockstep_trigger trig;
     lockstep_trigger_init(&trig);
     ck_assert_int_eq(triggered_task(&t, &trig, (task_result){ECANCELED, -5}), 0);
-    d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
+    d = driver_start(t, NULL);
     lockstep_trigger_fire(&trig);
     ck_assert_int_eq(d->path, PATH_SUSPENDED);
     ck_assert_int_eq(d->result.error, ECANCELED);
@@ -102,51 +78,29 @@ END_TEST
  * resumption starts at the same depth. */
 #define CHAIN_DEPTH 100000
 
-static uintptr_t g_lowest_sp, g_highest_sp;
-static size_t g_chain_resumes;
-
-/* plus_one_on_resume (task_bodies.h): each link's resumption, and its depth. */
-static void record_stack_depth(void)
-{
-    ++g_chain_resumes;
-    /* the real frame: under ASan a local's address may be on its fake stack */
-    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    g_lowest_sp = sp < g_lowest_sp ? sp : g_lowest_sp;
-    g_highest_sp = sp > g_highest_sp ? sp : g_highest_sp;
-}
-
 START_TEST(deep_await_chain)
 {
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(0)), 0);
-    for (int i = 0; i < CHAIN_DEPTH; ++i) {
-        simple_task outer = {0};
-        ck_assert_int_eq(plus_one(&outer, t), 0); /* awaits t: suspends at once */
-        t = outer;
-    }
+    triggered_fixture fx;
+    triggered_setup(&fx, 0);
+    simple_task t = fx.task;
+    plus_one_wrap(&t, CHAIN_DEPTH);
     ck_assert_int_eq(lockstep_alloc_live(), CHAIN_DEPTH + 1);
 
-    g_lowest_sp = UINTPTR_MAX;
-    g_highest_sp = 0;
-    g_chain_resumes = 0;
-    plus_one_on_resume = record_stack_depth;
+    chain_record_start();
 #if TASK_IS_LAZY
     /* Nothing has run yet. A driver's await of the outermost starts the
      * chain inwards (each await hands over to its inner task, through the
      * trampoline) down to the trigger; firing it unwinds the chain. */
-    driver_frame *d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
+    driver_frame *d = driver_start(t, NULL);
     ck_assert_int_eq(g_chain_resumes, 0);
-    lockstep_trigger_fire(&trig);
+    lockstep_trigger_fire(&fx.trig);
     ck_assert_int_eq(d->finished, 1);
     task_result r = d->result;
     lockstep_coro_destroy(&d->coro);
 #else
-    lockstep_trigger_fire(&trig);
+    lockstep_trigger_fire(&fx.trig);
 #endif
-    plus_one_on_resume = NULL;
+    chain_record_stop();
     ck_assert_msg(g_chain_resumes == CHAIN_DEPTH, "expected %d awaiters resumed in a chain, %zu were", CHAIN_DEPTH,
                   g_chain_resumes);
     ck_assert_msg(g_highest_sp - g_lowest_sp < 1024,
@@ -172,17 +126,16 @@ START_TEST(alloc_failure_creates_nothing)
 
     lockstep_alloc_fail_nth(1);
     ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), ENOMEM);
-    lockstep_alloc_counts after = lockstep_alloc_totals();
+    alloc_delta n = allocs_since(before);
     ck_assert_ptr_null(t.m_promise);  /* no task handed out */
     ck_assert_ptr_null(trig.waiter);  /* the body never ran */
-    ck_assert_uint_eq(after.allocs, before.allocs);
-    ck_assert_uint_eq(after.frees, before.frees);
-    ck_assert_uint_eq(after.failures, before.failures + 1);
+    ck_assert_uint_eq(n.allocs, 0);
+    ck_assert_uint_eq(n.frees, 0);
+    ck_assert_uint_eq(n.failures, 1);
 
     /* the next attempt works: nothing was left wedged */
     ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), 0);
-    driver_frame *d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
+    driver_frame *d = driver_start(t, NULL);
     lockstep_trigger_fire(&trig);
     ck_assert_int_eq(d->finished, 1);
     ck_assert_int_eq(d->result.value, 1);
@@ -192,47 +145,36 @@ END_TEST
 
 START_TEST(release_before_completion)
 {
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(3)), 0);
+    triggered_fixture fx;
+    triggered_setup(&fx, 3);
 
-    simple_task_release(&t); /* unawaited, body still suspended */
-    ck_assert_ptr_null(t.m_promise);
-    ck_assert_msg(lockstep_alloc_totals().frees == before.frees, "the frame was freed while its body was suspended");
+    simple_task_release(&fx.task); /* unawaited, body still suspended */
+    ck_assert_ptr_null(fx.task.m_promise);
+    ck_assert_msg(allocs_since(fx.before).frees == 0, "the frame was freed while its body was suspended");
 
-    lockstep_trigger_fire(&trig); /* the body finishes and frees the frame */
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.allocs - before.allocs == 1 && after.frees - before.frees == 1,
-                  "expected the finishing body to free the released task's frame: 1 allocation, 1 free; got %llu "
-                  "and %llu (0 frees: nobody freed it, a leak)",
-                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
+    lockstep_trigger_fire(&fx.trig); /* the body finishes and frees the frame */
+    assert_frames_freed(fx.before, 1,
+                        "the finishing body to free the released task's frame (0 frees: nobody freed it, a leak)");
 }
 END_TEST
 
 START_TEST(release_after_completion)
 {
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(4)), 0);
+    triggered_fixture fx;
+    triggered_setup(&fx, 4);
 
-    lockstep_trigger_fire(&trig); /* completes with nobody awaiting */
-    ck_assert_msg(lockstep_alloc_totals().frees == before.frees, "the frame was freed before the task was released");
-    simple_task_release(&t);
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.frees - before.frees == 1,
-                  "expected the release of a finished task to free its frame once; %llu frees",
-                  (unsigned long long)(after.frees - before.frees));
+    lockstep_trigger_fire(&fx.trig); /* completes with nobody awaiting */
+    ck_assert_msg(allocs_since(fx.before).frees == 0, "the frame was freed before the task was released");
+    simple_task_release(&fx.task);
+    alloc_delta n = allocs_since(fx.before);
+    ck_assert_msg(n.frees == 1, "expected the release of a finished task to free its frame once; %llu frees", n.frees);
 
     /* and a task that completed during creation */
-    ck_assert_int_eq(ready_task(&t, task_value(5)), 0);
-    simple_task_release(&t);
-    after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.allocs - before.allocs, 2);
-    ck_assert_uint_eq(after.frees - before.frees, 2);
+    ck_assert_int_eq(ready_task(&fx.task, task_value(5)), 0);
+    simple_task_release(&fx.task);
+    n = allocs_since(fx.before);
+    ck_assert_uint_eq(n.allocs, 2);
+    ck_assert_uint_eq(n.frees, 2);
 }
 END_TEST
 
@@ -254,30 +196,28 @@ static void dummy_destroy(lockstep_coro *self)
 
 START_TEST(late_completion)
 {
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(9)), 0);
+    triggered_fixture fx;
+    triggered_setup(&fx, 9);
+    simple_task *t = &fx.task;
     lockstep_coro awaiting;
     lockstep_coro_init(&awaiting, dummy_resume, dummy_destroy);
     g_dummy_resumes = 0;
 
-    ck_assert(!simple_task_await_ready(&t));
-    lockstep_trigger_fire(&trig); /* completes in between */
-    ck_assert_msg(!simple_task_await_suspend(&t, &awaiting),
+    ck_assert(!simple_task_await_ready(t));
+    lockstep_trigger_fire(&fx.trig); /* completes in between */
+    ck_assert_msg(!simple_task_await_suspend(t, &awaiting),
                   "expected await_suspend to continue at once: the task completed after await_ready (the late "
                   "path); it suspended, and nobody would ever resume the awaiter");
-    ck_assert_int_eq(simple_task_await_resume(&t).value, 9);
-    simple_task_release(&t);
+    ck_assert_int_eq(simple_task_await_resume(t).value, 9);
+    simple_task_release(t);
     ck_assert_msg(g_dummy_resumes == 0, "the awaiter that continued at once was also resumed %d times",
                   g_dummy_resumes);
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.frees - before.frees == 1,
+    alloc_delta n = allocs_since(fx.before);
+    ck_assert_msg(n.frees == 1,
                   "expected the release after the late path to free the frame once; it was freed %llu times (0: "
                   "a leak: await_suspend must put \"completed\" back in m_waiting, or abandon() does not know the "
                   "body finished)",
-                  (unsigned long long)(after.frees - before.frees));
+                  n.frees);
 }
 END_TEST
 
@@ -295,21 +235,10 @@ END_TEST
 
 START_TEST(completion_races_await)
 {
-    race_firer s;
-    ck_assert_int_eq(race_firer_start(&s, RACE_ITERATIONS), 0);
-
-    unsigned paths[4] = {0, 0, 0, 0};
-    race_steer steer = {0};
-    race_budget budget = race_budget_start(RACE_SECONDS);
-    unsigned ran = 0;
-    for (unsigned i = 1; i <= s.iterations; ++i) {
-        simple_task t = {0};
-        ck_assert_int_eq(triggered_task(&t, &s.trig, task_value((intptr_t)i)), 0);
-        driver_frame *d = driver_new(t);
-        race_firer_go(&s, i, &steer);
-        lockstep_coro_resume(&d->coro);
-        race_wait_for(&s.done, i);
-
+    await_race r;
+    await_race_start(&r, RACE_ITERATIONS, RACE_SECONDS);
+    for (unsigned i = 1; i <= r.firer.iterations; ++i) {
+        driver_frame *d = await_race_round(&r, i);
         ck_assert_msg(d->path != PATH_NONE && lockstep_coro_done(&d->coro) && d->finished == 1,
                       "iteration %u: expected the driver to finish its await exactly once once the task "
                       "completed; it finished %d times (await path %d: 1 ready, 2 suspended, 3 late). A lost "
@@ -319,18 +248,10 @@ START_TEST(completion_races_await)
                       i, d->resumed_when_done);
         ck_assert_msg(d->result.value == (intptr_t)i, "iteration %u: the await returned %ld, expected %u", i,
                       (long)d->result.value, i);
-        ++paths[d->path];
-        race_steer_update(&steer, d->path == PATH_SUSPENDED);
-        lockstep_coro_destroy(&d->coro);
-        ran = i;
-        if (race_may_stop(&budget, paths[PATH_SUSPENDED] > 0 && paths[PATH_READY] + paths[PATH_LATE] > 0))
+        if (await_race_next(&r, i, d))
             break;
     }
-    race_firer_stop(&s);
-    printf("awaits: %u ready, %u late, %u suspended\n", paths[PATH_READY], paths[PATH_LATE], paths[PATH_SUSPENDED]);
-    lockstep_check_race_coverage("completion vs await", "completed first (ready or late path)",
-                                 paths[PATH_READY] + paths[PATH_LATE], "await suspended first",
-                                 paths[PATH_SUSPENDED], ran, LOCKSTEP_STEP_README);
+    await_race_finish(&r, "awaits", LOCKSTEP_STEP_README);
 }
 END_TEST
 
@@ -344,30 +265,20 @@ END_TEST
  * LOCKSTEP_ARTICLE_ABANDON shows it). */
 START_TEST(awaiter_released_while_suspended)
 {
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(11)), 0);
+    triggered_fixture fx;
+    triggered_setup(&fx, 11);
     int driver_resumes = 0;
-    driver_frame *d = driver_new(t);
-    d->resumes = &driver_resumes;
-    lockstep_coro_resume(&d->coro);
+    driver_frame *d = driver_start(fx.task, &driver_resumes);
     ck_assert_int_eq(d->path, PATH_SUSPENDED);
 
     lockstep_coro_destroy(&d->coro); /* frees the driver, releases the task */
-    lockstep_alloc_counts mid = lockstep_alloc_totals();
-    ck_assert_msg(mid.frees - before.frees == 1,
+    ck_assert_msg(allocs_since(fx.before).frees == 1,
                   "releasing the awaited task freed its frame while its body was suspended (erratum 1)");
 
-    lockstep_trigger_fire(&trig);
+    lockstep_trigger_fire(&fx.trig);
     ck_assert_msg(driver_resumes == 0, "expected the completion to resume nobody: the awaiter was destroyed; it "
                   "resumed the destroyed awaiter %d time(s) (a use after free)", driver_resumes);
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.allocs - before.allocs == 2 && after.frees - before.frees == 2,
-                  "expected the task's frame and the driver's freed once each (2 allocations, 2 frees); got %llu "
-                  "and %llu",
-                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
+    assert_frames_freed(fx.before, 2, "the task's frame and the driver's freed once each");
 }
 END_TEST
 
@@ -450,9 +361,8 @@ START_TEST(late_path_across_threads)
         race_wait_for(&r.done, n);
         ck_assert_msg(res.value == (intptr_t)n, "round %u: the late path read %ld, expected %u", n, (long)res.value,
                       n);
-        lockstep_alloc_counts after = lockstep_alloc_totals();
-        ck_assert_msg(after.frees - before.frees == 1, "round %u: the frame was freed %llu times, expected once", n,
-                      (unsigned long long)(after.frees - before.frees));
+        unsigned long long frees = allocs_since(before).frees;
+        ck_assert_msg(frees == 1, "round %u: the frame was freed %llu times, expected once", n, frees);
     }
     pthread_join(r.thread, NULL);
     ck_assert_int_eq(g_dummy_resumes, 0);
@@ -470,8 +380,7 @@ START_TEST(suspend_path_across_threads)
     for (unsigned n = 1; n <= TURN_ROUNDS; ++n) {
         simple_task t = {0};
         relaxed_turns_arm(&r, n, &t);
-        driver_frame *d = driver_new(t); /* written after the hand-off: ordered by the await only */
-        lockstep_coro_resume(&d->coro);
+        driver_frame *d = driver_start(t, NULL); /* written after the hand-off: ordered by the await only */
         ck_assert_msg(d->path == PATH_SUSPENDED, "round %u: the driver did not suspend (path %d)", n, (int)d->path);
         atomic_store_explicit(&r.fire, n, memory_order_relaxed);
         race_wait_for(&r.done, n); /* now the driver has run on the helper: read it */
@@ -500,11 +409,11 @@ START_TEST(release_then_completion_across_threads)
         simple_task_release(&t); /* the body is suspended: the completion frees the frame */
         atomic_store_explicit(&r.fire, n, memory_order_relaxed);
         race_wait_for(&r.done, n);
-        lockstep_alloc_counts after = lockstep_alloc_totals();
-        ck_assert_msg(after.frees - before.frees == 1,
+        unsigned long long frees = allocs_since(before).frees;
+        ck_assert_msg(frees == 1,
                       "round %u: expected the completion on the other thread to free the released task's frame "
                       "once; %llu frees",
-                      n, (unsigned long long)(after.frees - before.frees));
+                      n, frees);
     }
     pthread_join(r.thread, NULL);
 }
@@ -561,242 +470,59 @@ START_TEST(wait_blocks_until_complete)
 }
 END_TEST
 
-/* ---- what a lazy task adds (step 08) ---------------------------------------- */
-
-/* A body that counts its runs: co_return 5; */
-typedef struct counted_frame {
-    simple_promise promise;
-    int *runs; /* parameter: outlives the frame */
-} counted_frame;
-
-static lockstep_coro *counted_body(lockstep_coro *self)
-{
-    counted_frame *f = (counted_frame *)self;
-    ++*f->runs;
-    simple_promise_return_value(&f->promise, task_value(5));
-    return simple_promise_final_suspend(&f->promise);
-}
-
-static int counted_task(simple_task *task, int *runs)
-{
-    simple_promise *p;
-    int err = simple_promise_create(&p, sizeof(counted_frame), counted_body);
-    if (err)
-        return err;
-    ((counted_frame *)p)->runs = runs;
-    simple_task_start(task, p);
-    return 0;
-}
-
-START_TEST(never_started_if_never_awaited)
-{
-    lockstep_trigger trig;
-    lockstep_trigger_init(&trig);
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &trig, task_value(1)), 0);
-    ck_assert_msg(trig.waiter == NULL, "creating a lazy task ran its body: it armed the trigger");
-    int runs = 0;
-    simple_task c = {0};
-    ck_assert_int_eq(counted_task(&c, &runs), 0);
-    simple_task_release(&t);
-    simple_task_release(&c);
-    ck_assert_msg(runs == 0 && trig.waiter == NULL, "releasing a task that was never awaited ran its body (%d runs)",
-                  runs);
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.allocs - before.allocs == 2 && after.frees - before.frees == 2,
-                  "expected the release to free each unstarted frame once: 2 allocations, 2 frees; got %llu and %llu",
-                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
-}
-END_TEST
-
-START_TEST(started_exactly_once)
-{
-    int runs = 0;
-    simple_task t = {0};
-    ck_assert_int_eq(counted_task(&t, &runs), 0);
-    ck_assert_int_eq(runs, 0);
-    int driver_resumes = 0;
-    driver_frame *d = driver_new(t);
-    d->resumes = &driver_resumes;
-    lockstep_coro_resume(&d->coro);
-    ck_assert_msg(runs == 1 && d->finished == 1 && driver_resumes == 1,
-                  "expected the await to run the body once and continue the awaiter once; the body ran %d times, "
-                  "the awaiter continued %d times",
-                  runs, driver_resumes);
-    ck_assert_int_eq(d->result.value, 5);
-    ck_assert_int_eq(d->path, PATH_SUSPENDED); /* the awaiter suspends before the body starts */
-    lockstep_coro_destroy(&d->coro);
-    ck_assert_int_eq(runs, 1);
-
-    /* the same through simple_task_wait */
-    ck_assert_int_eq(counted_task(&t, &runs), 0);
-    ck_assert_int_eq(simple_task_wait(&t).value, 5);
-    simple_task_release(&t);
-    ck_assert_int_eq(runs, 2);
-}
-END_TEST
-
-/* plus_one(plus_one(ready)) released before anyone awaits it: the outer
- * frame is freed without running and releases the inner task it owns. */
-START_TEST(released_unstarted_leaks_nothing)
-{
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(ready_task(&t, task_value(1)), 0);
-    for (int i = 0; i < 2; ++i) {
-        simple_task outer = {0};
-        ck_assert_int_eq(plus_one(&outer, t), 0);
-        t = outer;
-    }
-    g_chain_resumes = 0;
-    plus_one_on_resume = record_stack_depth;
-    simple_task_release(&t);
-    plus_one_on_resume = NULL;
-    ck_assert_msg(g_chain_resumes == 0, "releasing an unstarted task ran a body");
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_msg(after.allocs - before.allocs == 3 && after.frees - before.frees == 3,
-                  "expected the release to free the three frames (the outer task owns the inner ones); got %llu "
-                  "allocations and %llu frees",
-                  (unsigned long long)(after.allocs - before.allocs), (unsigned long long)(after.frees - before.frees));
-}
-END_TEST
-
-/* 1,000,000 lazy awaits: the await of the outermost hands over inwards a
- * million times and the completions hand back outwards a million times, all
- * through the trampoline. Nested calls would need a million stack frames
- * (the 8 MiB stack holds about 8 bytes per level): it would crash. */
-#define LAZY_CHAIN_DEPTH 1000000
-
-START_TEST(lazy_chain_million)
-{
-    simple_task t = {0};
-    ck_assert_int_eq(ready_task(&t, task_value(0)), 0);
-    for (int i = 0; i < LAZY_CHAIN_DEPTH; ++i) {
-        simple_task outer = {0};
-        ck_assert_int_eq(plus_one(&outer, t), 0);
-        t = outer;
-    }
-    ck_assert_int_eq(lockstep_alloc_live(), LAZY_CHAIN_DEPTH + 1);
-    g_lowest_sp = UINTPTR_MAX;
-    g_highest_sp = 0;
-    g_chain_resumes = 0;
-    plus_one_on_resume = record_stack_depth;
-    driver_frame *d = driver_new(t);
-    lockstep_coro_resume(&d->coro);
-    plus_one_on_resume = NULL;
-    ck_assert_msg(d->finished == 1 && g_chain_resumes == LAZY_CHAIN_DEPTH,
-                  "expected %d links to continue and the driver to finish once; %zu continued, it finished %d times",
-                  LAZY_CHAIN_DEPTH, g_chain_resumes, d->finished);
-    ck_assert_msg(g_highest_sp - g_lowest_sp < 1024, "the chain used %lu bytes of stack: the hand-overs nest",
-                  (unsigned long)(g_highest_sp - g_lowest_sp));
-    ck_assert_int_eq(d->result.value, LAZY_CHAIN_DEPTH);
-    lockstep_coro_destroy(&d->coro);
-}
-END_TEST
-
-/* Building a lazy chain fails half-way: the failed link creates nothing, the
- * caller still owns the chain so far, and releasing it frees every frame
- * without running a body. */
-START_TEST(alloc_failure_leaves_nothing)
-{
-    lockstep_alloc_counts before = lockstep_alloc_totals();
-    simple_task t = {0};
-    ck_assert_int_eq(ready_task(&t, task_value(0)), 0);
-    int made = 0, err = 0;
-    lockstep_alloc_fail_nth(4); /* the 4th allocation from now: the 4th link */
-    while (!err && made < 10) {
-        simple_task outer = {0};
-        err = plus_one(&outer, t);
-        if (!err) {
-            t = outer;
-            ++made;
-        } else {
-            ck_assert_ptr_null(outer.m_promise);
-        }
-    }
-    ck_assert_int_eq(err, ENOMEM);
-    ck_assert_int_eq(made, 3);
-    ck_assert_int_eq(lockstep_alloc_live(), made + 1);
-    g_chain_resumes = 0;
-    plus_one_on_resume = record_stack_depth;
-    simple_task_release(&t);
-    plus_one_on_resume = NULL;
-    ck_assert_int_eq(g_chain_resumes, 0);
-    lockstep_alloc_counts after = lockstep_alloc_totals();
-    ck_assert_uint_eq(after.allocs - before.allocs, (unsigned)made + 1);
-    ck_assert_uint_eq(after.frees - before.frees, (unsigned)made + 1);
-    ck_assert_uint_eq(after.failures - before.failures, 1);
-}
-END_TEST
+/* This file's cases; task/lazy.c's follow them. */
+static const lockstep_case task_cases[] = {
+    {&ready_path, 1, "a lazy task has not run before its await, so an await never finds it completed", 7, "a task that completed before the await is not suspended on, and gives its result",
+     "steps/01-mutex/README.md, \"The idea\""},
+    {&suspend_path, 1, NULL, 0,
+     "an await of an unfinished task suspends, and the completion resumes the awaiter once, with the result",
+     "steps/01-mutex/README.md, \"The idea\""},
+    {&error_propagates, 1, NULL, 0, "a task's error reaches its awaiter on the ready and the suspend path",
+     "steps/01-mutex/README.md, \"From C++ to C\""},
+    {&deep_await_chain, 1, NULL, 0,
+     "100,000 completions resuming each other run at one stack depth: final_suspend returns the awaiter to "
+     "the trampoline instead of calling it",
+     "steps/01-mutex/README.md, \"From C++ to C\""},
+    {&alloc_failure_creates_nothing, 1, NULL, 0,
+     "a failed frame allocation returns ENOMEM and creates, runs and leaks nothing",
+     "steps/01-mutex/README.md, \"From C++ to C\""},
+    {&release_before_completion, 1, "a lazy task released before its await never runs (never_started_if_never_awaited)", 7,
+     "releasing an unfinished task keeps its frame until the body finishes, which then frees it",
+     "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
+    {&release_after_completion, 1, "a lazy task cannot complete unawaited (never_started_if_never_awaited)", 7, "the frame of a finished task is freed by its release, once",
+     "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
+    {&late_completion, 1, "a lazy task cannot complete between await_ready and await_suspend: it starts in await_suspend", 7,
+     "the late path: the task completes between await_ready and await_suspend; the awaiter continues at once "
+     "and the frame is freed exactly once",
+     "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1, its consequence: the late path)"},
+    {&completion_races_await, 1, "a lazy task's completion cannot race its await: the awaiter is suspended before the body starts", 7,
+     "completion racing the await on two threads: no lost wake-up, no double resume, both outcomes occur",
+     "steps/02-atomic-handle/README.md, \"The idea\""},
+    {&awaiter_released_while_suspended, 3,
+     "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free); "
+     "from step 08 a task is released only before its await or after it (no awaiter waits on a running body)", 7,
+     "an awaiter destroyed while suspended releases the task; the task's frame lives until its body finishes, "
+     "which frees it and resumes nobody",
+     "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1)"},
+    {&late_path_across_threads, 1, "a lazy task has no late path: it starts in await_suspend", 7,
+     "the late path with the completion on another thread: await_suspend's acquire orders the result before "
+     "its read (under ThreadSanitizer: every run)",
+     "steps/03-no-refcount/README.md, \"Memory orders\""},
+    {&suspend_path_across_threads, 1, "a lazy task has no atomic that orders the hand-over: the body starts on the awaiting thread, and whatever resumes it elsewhere orders it (wait_blocks_until_complete crosses threads)", 7,
+     "the suspend path with the resumption on another thread: await_suspend's release publishes the awaiter's "
+     "frame (under ThreadSanitizer: every run)",
+     "steps/02-atomic-handle/README.md, \"Memory orders\""},
+    {&release_then_completion_across_threads, 1, "a lazy task released before its await never runs, so no completion frees it", 7,
+     "release before completion, the completion on another thread frees the frame: abandon()'s release "
+     "orders the release before that free (under ThreadSanitizer: every run)",
+     "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1, the order)"},
+    {&wait_blocks_until_complete, 1, NULL, 0, "simple_task_wait blocks a plain thread until the task completes",
+     "steps/01-mutex/README.md, \"From C++ to C\""},
+    {0},
+};
 
 int main(int argc, char **argv)
 {
-    const lockstep_case cases[] = { /* automatic: START_TEST names are pointer variables */
-        {ready_path, 1, "a lazy task has not run before its await, so an await never finds it completed", 7, "a task that completed before the await is not suspended on, and gives its result",
-         "steps/01-mutex/README.md, \"The idea\""},
-        {suspend_path, 1, NULL, 0,
-         "an await of an unfinished task suspends, and the completion resumes the awaiter once, with the result",
-         "steps/01-mutex/README.md, \"The idea\""},
-        {error_propagates, 1, NULL, 0, "a task's error reaches its awaiter on the ready and the suspend path",
-         "steps/01-mutex/README.md, \"From C++ to C\""},
-        {deep_await_chain, 1, NULL, 0,
-         "100,000 completions resuming each other run at one stack depth: final_suspend returns the awaiter to "
-         "the trampoline instead of calling it",
-         "steps/01-mutex/README.md, \"From C++ to C\""},
-        {alloc_failure_creates_nothing, 1, NULL, 0,
-         "a failed frame allocation returns ENOMEM and creates, runs and leaks nothing",
-         "steps/01-mutex/README.md, \"From C++ to C\""},
-        {release_before_completion, 1, "a lazy task released before its await never runs (never_started_if_never_awaited)", 7,
-         "releasing an unfinished task keeps its frame until the body finishes, which then frees it",
-         "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
-        {release_after_completion, 1, "a lazy task cannot complete unawaited (never_started_if_never_awaited)", 7, "the frame of a finished task is freed by its release, once",
-         "steps/03-no-refcount/README.md, \"The idea\" (steps 01-02: the reference count)"},
-        {late_completion, 1, "a lazy task cannot complete between await_ready and await_suspend: it starts in await_suspend", 7,
-         "the late path: the task completes between await_ready and await_suspend; the awaiter continues at once "
-         "and the frame is freed exactly once",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1, its consequence: the late path)"},
-        {completion_races_await, 1, "a lazy task's completion cannot race its await: the awaiter is suspended before the body starts", 7,
-         "completion racing the await on two threads: no lost wake-up, no double resume, both outcomes occur",
-         "steps/02-atomic-handle/README.md, \"The idea\""},
-        {awaiter_released_while_suspended, 3,
-         "before abandon() (step 03) the completing task resumes its destroyed awaiter (use after free); "
-         "from step 08 a task is released only before its await or after it (no awaiter waits on a running body)", 7,
-         "an awaiter destroyed while suspended releases the task; the task's frame lives until its body finishes, "
-         "which frees it and resumes nobody",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1)"},
-        {late_path_across_threads, 1, "a lazy task has no late path: it starts in await_suspend", 7,
-         "the late path with the completion on another thread: await_suspend's acquire orders the result before "
-         "its read (under ThreadSanitizer: every run)",
-         "steps/03-no-refcount/README.md, \"Memory orders\""},
-        {suspend_path_across_threads, 1, "a lazy task has no atomic that orders the hand-over: the body starts on the awaiting thread, and whatever resumes it elsewhere orders it (wait_blocks_until_complete crosses threads)", 7,
-         "the suspend path with the resumption on another thread: await_suspend's release publishes the awaiter's "
-         "frame (under ThreadSanitizer: every run)",
-         "steps/02-atomic-handle/README.md, \"Memory orders\""},
-        {release_then_completion_across_threads, 1, "a lazy task released before its await never runs, so no completion frees it", 7,
-         "release before completion, the completion on another thread frees the frame: abandon()'s release "
-         "orders the release before that free (under ThreadSanitizer: every run)",
-         "steps/03-no-refcount/README.md, \"Errata this step fixes\" (erratum 1, the order)"},
-        {wait_blocks_until_complete, 1, NULL, 0, "simple_task_wait blocks a plain thread until the task completes",
-         "steps/01-mutex/README.md, \"From C++ to C\""},
-        {never_started_if_never_awaited, 8, "tasks start when created before step 08", 0,
-         "a lazy task's body does not run at its creation, nor at its release if it was never awaited; the "
-         "release frees its frame",
-         "steps/08-lazy-task/README.md, \"The idea\""},
-        {started_exactly_once, 8, "tasks start when created before step 08", 0,
-         "the first await runs the body once, after the awaiter is suspended; so does simple_task_wait",
-         "steps/08-lazy-task/README.md, \"The idea\""},
-        {released_unstarted_leaks_nothing, 8, "tasks start when created before step 08", 0,
-         "releasing an unstarted task frees its frame and what its parameters own, running nothing",
-         "steps/08-lazy-task/README.md, \"What a lazy task gives up\""},
-        {lazy_chain_million, 8, "tasks start when created before step 08 (deep_await_chain covers them)", 0,
-         "1,000,000 awaits hand over inwards and back outwards at one stack depth: await_suspend returns the body "
-         "to the trampoline",
-         "steps/08-lazy-task/README.md, \"The idea\""},
-        {alloc_failure_leaves_nothing, 8, "tasks start when created before step 08 (alloc_failure_creates_nothing)", 0,
-         "a failed allocation while building a chain of lazy tasks creates nothing, and releasing the chain "
-         "frees every frame without running it",
-         "steps/08-lazy-task/README.md, \"What a lazy task gives up\""},
-    };
-    return lockstep_check_main("task", LOCKSTEP_STEP, cases, sizeof cases / sizeof cases[0], argc, argv);
+    const lockstep_case *const topics[] = {task_cases, task_lazy_cases};
+    return lockstep_check_topics("task", LOCKSTEP_STEP, topics, sizeof topics / sizeof topics[0], argc, argv);
 }

@@ -121,13 +121,10 @@ START_TEST(alloc_failure_in_queue_leaves_the_chain_working)
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_alloc_failure_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {alloc_failure_in_queue_leaves_the_chain_working, 6, SEQUENCER_WHY, 0,
-         "each allocation of a queue call failing in turn gives ENOMEM, links and leaks nothing, and the next task still runs",
-         "steps/06-sequencer/README.md, \"Errata this step fixes\" (erratum 6)"},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_alloc_failure_cases[] = {
+    {&alloc_failure_in_queue_leaves_the_chain_working, 6, SEQUENCER_WHY, 0,
+     "each allocation of a queue call failing in turn gives ENOMEM, links and leaks nothing, and the next task still runs",
+     "steps/06-sequencer/README.md, \"Errata this step fixes\" (erratum 6)"},
+    {0},
+};

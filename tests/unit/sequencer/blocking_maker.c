@@ -124,16 +124,13 @@ START_TEST(maker_hands_out_a_task_it_queued)
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_blocking_maker_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {maker_waiting_for_a_task_it_queued_asserts, 6, SEQUENCER_WHY, 0,
-         "a maker that blocks (simple_task_wait) on a task it queued on an idle sequencer gets an assert saying what to do, not a hang",
-         "steps/06-sequencer/README.md, \"Bounded stack\""},
-        {maker_hands_out_a_task_it_queued, 6, SEQUENCER_WHY, 0,
-         "a maker may hand out a task it queued on another sequencer as its body: the wrapper completes with its result",
-         "steps/06-sequencer/README.md, \"Bounded stack\""},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_blocking_maker_cases[] = {
+    {&maker_waiting_for_a_task_it_queued_asserts, 6, SEQUENCER_WHY, 0,
+     "a maker that blocks (simple_task_wait) on a task it queued on an idle sequencer gets an assert saying what to do, not a hang",
+     "steps/06-sequencer/README.md, \"Bounded stack\""},
+    {&maker_hands_out_a_task_it_queued, 6, SEQUENCER_WHY, 0,
+     "a maker may hand out a task it queued on another sequencer as its body: the wrapper completes with its result",
+     "steps/06-sequencer/README.md, \"Bounded stack\""},
+    {0},
+};

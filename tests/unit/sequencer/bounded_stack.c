@@ -231,19 +231,16 @@ START_TEST(awaiter_chain_drains_in_bounded_stack)
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_bounded_stack_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {backlog_drains_in_bounded_stack, 6, SEQUENCER_WHY, 0,
-         "a 1,000,000-task backlog drains on a 64 KiB stack, every maker at the same depth",
-         "steps/06-sequencer/README.md, \"Bounded stack\""},
-        {backlog_on_an_executor_drains_in_bounded_stack, 6, SEQUENCER_WHY, 0,
-         "the same backlog through an executor drains in bounded stack",
-         "steps/06-sequencer/README.md, \"Bounded stack\""},
-        {awaiter_chain_drains_in_bounded_stack, 6, SEQUENCER_WHY, 0,
-         "a chain of 100,000 awaiters, each with a successor queued, completes on a 64 KiB stack",
-         "steps/06-sequencer/README.md, \"Bounded stack\""},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_bounded_stack_cases[] = {
+    {&backlog_drains_in_bounded_stack, 6, SEQUENCER_WHY, 0,
+     "a 1,000,000-task backlog drains on a 64 KiB stack, every maker at the same depth",
+     "steps/06-sequencer/README.md, \"Bounded stack\""},
+    {&backlog_on_an_executor_drains_in_bounded_stack, 6, SEQUENCER_WHY, 0,
+     "the same backlog through an executor drains in bounded stack",
+     "steps/06-sequencer/README.md, \"Bounded stack\""},
+    {&awaiter_chain_drains_in_bounded_stack, 6, SEQUENCER_WHY, 0,
+     "a chain of 100,000 awaiters, each with a successor queued, completes on a 64 KiB stack",
+     "steps/06-sequencer/README.md, \"Bounded stack\""},
+    {0},
+};

@@ -97,13 +97,10 @@ START_TEST(destroy_races_completion)
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_destroy_race_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {destroy_races_completion, 6, SEQUENCER_WHY, 0,
-         "destroy against the last task completing on another thread: whichever is second frees the node, once",
-         "steps/06-sequencer/README.md, \"Memory orders\""},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_destroy_race_cases[] = {
+    {&destroy_races_completion, 6, SEQUENCER_WHY, 0,
+     "destroy against the last task completing on another thread: whichever is second frees the node, once",
+     "steps/06-sequencer/README.md, \"Memory orders\""},
+    {0},
+};

@@ -123,19 +123,16 @@ START_TEST(awaiter_destroyed_while_suspended)
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_lifetime_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {release_before_the_task_starts, 6, SEQUENCER_WHY, 0,
-         "releasing a returned task before it starts does not skip it",
-         "steps/06-sequencer/README.md, \"Errata this step fixes\" (lifetimes)"},
-        {destroy_with_tasks_pending, 6, SEQUENCER_WHY, 0,
-         "destroying the sequencer with tasks pending neither cancels nor waits: they run in order, everything is freed",
-         "steps/06-sequencer/README.md, \"The idea\""},
-        {awaiter_destroyed_while_suspended, 6, SEQUENCER_WHY, 0,
-         "an awaiter of a queued task destroyed while suspended is never resumed; the task still runs, and is freed",
-         "steps/09-lean-sequencer/README.md, \"The idea\" (erratum 1)"},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_lifetime_cases[] = {
+    {&release_before_the_task_starts, 6, SEQUENCER_WHY, 0,
+     "releasing a returned task before it starts does not skip it",
+     "steps/06-sequencer/README.md, \"Errata this step fixes\" (lifetimes)"},
+    {&destroy_with_tasks_pending, 6, SEQUENCER_WHY, 0,
+     "destroying the sequencer with tasks pending neither cancels nor waits: they run in order, everything is freed",
+     "steps/06-sequencer/README.md, \"The idea\""},
+    {&awaiter_destroyed_while_suspended, 6, SEQUENCER_WHY, 0,
+     "an awaiter of a queued task destroyed while suspended is never resumed; the task still runs, and is freed",
+     "steps/09-lean-sequencer/README.md, \"The idea\" (erratum 1)"},
+    {0},
+};

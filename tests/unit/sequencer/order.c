@@ -217,28 +217,25 @@ START_TEST(queue_from_inside_a_task)
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_order_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {first_task_runs_at_once, 6, SEQUENCER_WHY, 0,
-         "the first task queued on an idle sequencer runs at once",
-         "steps/06-sequencer/README.md, \"The idea\""},
-        {strict_order_with_mixed_bodies, 6, SEQUENCER_WHY, 0,
-         "tasks run one after another in queue order, synchronous and suspending bodies mixed; each maker runs only after the previous body has left",
-         "steps/06-sequencer/README.md, \"The idea\""},
-        {results_and_errors_propagate, 6, SEQUENCER_WHY, 0,
-         "each returned task completes with its body's result or error",
-         "steps/06-sequencer/README.md, \"Errata this step fixes\" (complete is the last act)"},
-        {maker_failure_completes_the_task_with_its_error, 6, SEQUENCER_WHY, 0,
-         "a maker that fails completes the returned task with its error, and the chain goes on",
-         "steps/06-sequencer/README.md, \"Errata this step fixes\" (complete is the last act)"},
-        {executor_hop_runs_the_maker_on_the_executor, 6, SEQUENCER_WHY, 0,
-         "with an executor, the maker runs on the executor's thread",
-         "steps/06-sequencer/README.md, \"From C++ to C\""},
-        {queue_from_inside_a_task, 6, SEQUENCER_WHY, 0,
-         "a task body that queues on the sequencer runs the new task after itself",
-         "steps/06-sequencer/README.md, \"The idea\""},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_order_cases[] = {
+    {&first_task_runs_at_once, 6, SEQUENCER_WHY, 0,
+     "the first task queued on an idle sequencer runs at once",
+     "steps/06-sequencer/README.md, \"The idea\""},
+    {&strict_order_with_mixed_bodies, 6, SEQUENCER_WHY, 0,
+     "tasks run one after another in queue order, synchronous and suspending bodies mixed; each maker runs only after the previous body has left",
+     "steps/06-sequencer/README.md, \"The idea\""},
+    {&results_and_errors_propagate, 6, SEQUENCER_WHY, 0,
+     "each returned task completes with its body's result or error",
+     "steps/06-sequencer/README.md, \"Errata this step fixes\" (complete is the last act)"},
+    {&maker_failure_completes_the_task_with_its_error, 6, SEQUENCER_WHY, 0,
+     "a maker that fails completes the returned task with its error, and the chain goes on",
+     "steps/06-sequencer/README.md, \"Errata this step fixes\" (complete is the last act)"},
+    {&executor_hop_runs_the_maker_on_the_executor, 6, SEQUENCER_WHY, 0,
+     "with an executor, the maker runs on the executor's thread",
+     "steps/06-sequencer/README.md, \"From C++ to C\""},
+    {&queue_from_inside_a_task, 6, SEQUENCER_WHY, 0,
+     "a task body that queues on the sequencer runs the new task after itself",
+     "steps/06-sequencer/README.md, \"The idea\""},
+    {0},
+};

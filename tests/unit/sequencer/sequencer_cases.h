@@ -70,27 +70,14 @@ static inline void assert_in_order(const seq_log *log, size_t n)
                   ", 'The idea')", atomic_load(&log->overlaps));
 }
 
-/* Each topic's cases (the file of that name), in the order the suite lists
- * them: each puts them at `cases`, which has room for `room`, and returns how many. */
-size_t sequencer_order_cases(lockstep_case *cases, size_t room);
-size_t sequencer_alloc_failure_cases(lockstep_case *cases, size_t room);
-size_t sequencer_lifetime_cases(lockstep_case *cases, size_t room);
-size_t sequencer_bounded_stack_cases(lockstep_case *cases, size_t room);
-size_t sequencer_blocking_maker_cases(lockstep_case *cases, size_t room);
-size_t sequencer_threads_cases(lockstep_case *cases, size_t room);
-size_t sequencer_destroy_race_cases(lockstep_case *cases, size_t room);
-
-/* Copies a topic file's cases to `cases`, which has room for `room`;
- * returns how many. Checked in every build (the release preset builds the
- * tests with NDEBUG too). */
-static inline size_t copy_cases(lockstep_case *cases, size_t room, const lockstep_case *mine, size_t n)
-{
-    if (n > room) {
-        fprintf(stderr, "test_sequencer.c: %zu cases do not fit in %zu: raise MAX_CASES\n", n, room);
-        abort();
-    }
-    memcpy(cases, mine, n * sizeof *mine);
-    return n;
-}
+/* Each topic's cases (the file of that name), each table ending with {0}:
+ * tests/unit/test_sequencer.c runs them in this order. */
+extern const lockstep_case sequencer_order_cases[];
+extern const lockstep_case sequencer_alloc_failure_cases[];
+extern const lockstep_case sequencer_lifetime_cases[];
+extern const lockstep_case sequencer_bounded_stack_cases[];
+extern const lockstep_case sequencer_blocking_maker_cases[];
+extern const lockstep_case sequencer_threads_cases[];
+extern const lockstep_case sequencer_destroy_race_cases[];
 
 #endif

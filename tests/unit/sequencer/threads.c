@@ -5,6 +5,7 @@
  * Part of the sequencer's suite (tests/unit/test_sequencer.c runs it).
  */
 #include "sequencer_cases.h"
+#include "queuers.h"
 
 static task_sequencer g_seq;
 
@@ -19,16 +20,6 @@ static task_sequencer g_seq;
  * a race on the bodies' plain log. */
 #define QUEUERS 4
 #define WINDOW 64
-
-typedef struct queuer {
-    size_t m;
-    int index;
-    seq_op *ops;
-    lockstep_executor *ex;
-    seq_log *log;
-    long bad_results;
-    int queue_errors;
-} queuer;
 
 static void *queuer_main(void *arg)
 {
@@ -45,7 +36,7 @@ static void *queuer_main(void *arg)
             q->bad_results += simple_task_wait(slot).value != id - WINDOW;
             simple_task_release(slot);
         }
-        if (task_sequencer_queue(&g_seq, seq_op_maker, op, i % 3 == 2 ? q->ex : NULL, slot) != 0)
+        if (task_sequencer_queue(q->seq, seq_op_maker, op, i % 3 == 2 ? q->ex : NULL, slot) != 0)
             ++q->queue_errors;
     }
     for (size_t i = q->m > WINDOW ? q->m - WINDOW : 0; i < q->m; ++i) {
@@ -82,42 +73,22 @@ START_TEST(queues_race_from_several_threads)
     size_t m = lockstep_iterations(100000) / QUEUERS;
     if (m > 50000)
         m = 50000;
-    int *order = malloc(QUEUERS * m * sizeof *order);
-    seq_op *ops = malloc(QUEUERS * m * sizeof *ops);
-    ck_assert(order && ops);
-    seq_log log;
-    seq_log_init(&log, order, QUEUERS * m);
-    lockstep_executor ex;
-    ck_assert_int_eq(lockstep_executor_init(&ex, 2), 0);
+    queue_load l;
+    queue_load_init(&l, QUEUERS, m);
     seq_init(&g_seq);
-    queuer q[QUEUERS];
-    pthread_t th[QUEUERS];
-    for (int i = 0; i < QUEUERS; ++i) {
-        q[i] = (queuer){.m = m, .index = i, .ops = ops + (size_t)i * m, .ex = &ex, .log = &log};
-        ck_assert_int_eq(pthread_create(&th[i], NULL, queuer_main, &q[i]), 0);
-    }
-    for (int i = 0; i < QUEUERS; ++i)
-        pthread_join(th[i], NULL);
+    queue_load_run(&l, &g_seq, queuer_main);
     task_sequencer_destroy(&g_seq);
-    lockstep_executor_destroy(&ex);
-    for (int i = 0; i < QUEUERS; ++i) {
-        ck_assert_int_eq(q[i].queue_errors, 0);
-        ck_assert_msg(q[i].bad_results == 0, "thread %d: %ld tasks completed with another op's result", i,
-                      q[i].bad_results);
-    }
-    assert_per_thread_order(&log, QUEUERS, m);
-    free(ops);
-    free(order);
+    lockstep_executor_destroy(&l.ex);
+    queue_load_check(&l);
+    assert_per_thread_order(&l.log, QUEUERS, m);
+    queue_load_free(&l);
 }
 END_TEST
 
-/* Puts this file's cases at `cases`, which has room for `room`; returns how many. */
-size_t sequencer_threads_cases(lockstep_case *cases, size_t room)
-{
-    const lockstep_case mine[] = { /* automatic: START_TEST names are pointer variables */
-        {queues_race_from_several_threads, 6, SEQUENCER_WHY, 0,
-         "queues from several threads: no two bodies overlap, each thread's tasks keep their order, each runs once",
-         "steps/06-sequencer/README.md, \"Memory orders\""},
-    };
-    return copy_cases(cases, room, mine, sizeof mine / sizeof mine[0]);
-}
+/* This file's cases (sequencer_cases.h). */
+const lockstep_case sequencer_threads_cases[] = {
+    {&queues_race_from_several_threads, 6, SEQUENCER_WHY, 0,
+     "queues from several threads: no two bodies overlap, each thread's tasks keep their order, each runs once",
+     "steps/06-sequencer/README.md, \"Memory orders\""},
+    {0},
+};
