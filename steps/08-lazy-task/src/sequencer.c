@@ -232,7 +232,7 @@ static lockstep_coro *hand_off(lockstep_coro *successor, lockstep_coro *awaiter)
  *     abandoned      running      nothing: the lambda frees the frame at its end
  *     abandoned      awaiting     nothing: the awaiter was destroyed while
  *                                 suspended (erratum 1's fix, as in step 03)
- *     abandoned      completed    free the frame (the sentinels: task.c's constants) */
+ *     abandoned      completed    free the frame (the sentinels: step 03's, which task.c no longer has) */
 static void *const running_ptr = (void *)0;
 static void *const completed_ptr = (void *)1;
 static void *const abandoned_ptr = (void *)2;

@@ -43,8 +43,8 @@
  *         result = simple_task_await_resume(&f->task);
  * @endcode
  *
- * These declarations are the same in every step; what changes from step to
- * step is the inside of ::simple_promise and of task.c.
+ * Every function is declared as in step 01 but simple_task_await_suspend(), which now
+ * returns the coroutine to run next (above); ::simple_promise and task.c change inside.
  *
  * @par Step 08: the lazy task
  * The body starts when the task is first awaited, on the awaiting thread,
