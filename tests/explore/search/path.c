@@ -184,15 +184,55 @@ static int copy_list(int n)
     return head;
 }
 
-#define NAMED_BIT 56 /* stable()'s names lie above every address */
+/* The names stable() gives objects in allocated blocks: an entry each,
+ * whose address is the name. An address, so that a step's object stays a
+ * pointer, and one no object of the program can have, on a 32-bit
+ * machine (WebAssembly's) as on a 64-bit one. The entries live as long as
+ * the process, in chunks that never move, since a wakeup tree keeps the
+ * names of every run of a round. */
+typedef struct object_name {
+    int thread, nth;  /* the allocating thread, and the block's place among its allocations */
+    size_t offset;    /* the object's, in the block */
+} object_name;
+
+enum { NAMES_PER_CHUNK = 1024, NAME_CHUNKS = 64 };
+static object_name *g_names[NAME_CHUNKS];
+static int g_nnames;
 
 /* Whether o is the name stable() gave an object in an allocated block. */
-static bool is_key(const volatile void *o) { return (uintptr_t)o >> NAMED_BIT; }
+static bool is_key(const volatile void *o)
+{
+    for (int c = 0; c * NAMES_PER_CHUNK < g_nnames; ++c)
+        if (g_names[c] && (const object_name *)o >= g_names[c] && (const object_name *)o < g_names[c] + NAMES_PER_CHUNK)
+            return true;
+    return false;
+}
+
+static const object_name *intern(object_name want)
+{
+    for (int i = 0; i < g_nnames; ++i) {
+        const object_name *n = &g_names[i / NAMES_PER_CHUNK][i % NAMES_PER_CHUNK];
+        if (n->thread == want.thread && n->nth == want.nth && n->offset == want.offset)
+            return n;
+    }
+    int c = g_nnames / NAMES_PER_CHUNK;
+    if (c == NAME_CHUNKS) {
+        fprintf(stderr, "explore: more than %d objects in allocated blocks to name\n", NAMES_PER_CHUNK * NAME_CHUNKS);
+        exit(2);
+    }
+    if (!g_names[c] && !(g_names[c] = malloc(NAMES_PER_CHUNK * sizeof *g_names[c]))) {
+        fputs("explore: no memory for the objects' names\n", stderr);
+        exit(2);
+    }
+    object_name *n = &g_names[c][g_nnames++ % NAMES_PER_CHUNK];
+    *n = want;
+    return n;
+}
 
 /* An object as the same in every run: an address in an allocated block,
  * which the next run may place elsewhere, as the allocating thread, its
- * place among that thread's allocations and the offset in it (above any
- * address); any other address as it is. */
+ * place among that thread's allocations and the offset in it (interned:
+ * one name each); any other address as it is. */
 static const volatile void *stable_object(const volatile void *o)
 {
     const block *b = o ? block_in(o) : NULL;
@@ -201,8 +241,7 @@ static const volatile void *stable_object(const volatile void *o)
     int thread = event_at(b->alloc_event)->thread, nth = 0;
     for (const block *x = block_nth(0); x < b; ++x)
         nth += event_at(x->alloc_event)->thread == thread;
-    uintptr_t key = (uintptr_t)(thread + 2) << NAMED_BIT | (uintptr_t)nth << 40 | (uintptr_t)((const char *)o - b->p);
-    return (const volatile void *)key;
+    return intern((object_name){thread, nth, (size_t)((const char *)o - b->p)});
 }
 
 /* Step s with its objects (the location or mutex, and a condition
