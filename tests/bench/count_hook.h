@@ -63,16 +63,7 @@
 #define atomic_fetch_xor_explicit(obj, arg, order) (lockstep_count(LOCKSTEP_COUNT_FETCH_OP), COUNT_FETCH(xor, obj, arg, order))
 
 /* The implicit (seq_cst) forms: clang's do not go through the explicit ones. */
-#undef atomic_load
-#define atomic_load(obj) atomic_load_explicit(obj, memory_order_seq_cst)
-#undef atomic_store
-#define atomic_store(obj, value) atomic_store_explicit(obj, value, memory_order_seq_cst)
-#undef atomic_exchange
-#define atomic_exchange(obj, value) atomic_exchange_explicit(obj, value, memory_order_seq_cst)
-#undef atomic_fetch_add
-#define atomic_fetch_add(obj, arg) atomic_fetch_add_explicit(obj, arg, memory_order_seq_cst)
-#undef atomic_fetch_sub
-#define atomic_fetch_sub(obj, arg) atomic_fetch_sub_explicit(obj, arg, memory_order_seq_cst)
+#include "../support/seq_cst_forms.h"
 
 #define pthread_mutex_lock(m) lockstep_count_mutex_lock(m)
 #define pthread_mutex_unlock(m) lockstep_count_mutex_unlock(m)

@@ -159,12 +159,7 @@
 #define atomic_signal_fence(mo) __extension__({ (void)(mo); __asm__ __volatile__("" ::: "memory"); })
 
 /* The implicit (seq_cst) forms, for completeness: the steps use the explicit ones. */
-#undef atomic_load
-#define atomic_load(obj) atomic_load_explicit(obj, memory_order_seq_cst)
-#undef atomic_store
-#define atomic_store(obj, value) atomic_store_explicit(obj, value, memory_order_seq_cst)
-#undef atomic_exchange
-#define atomic_exchange(obj, value) atomic_exchange_explicit(obj, value, memory_order_seq_cst)
+#include "../support/seq_cst_forms.h"
 
 /* Mutexes and condition variables are modelled cooperatively (mutex.c): a
  * thread whose lock would block is simply not runnable until the unlock. */
