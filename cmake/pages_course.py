@@ -95,7 +95,18 @@ repository's README says.
 {contents}
 ## The course's other pages
 
-{others}"""
+{others}
+
+## License
+
+The code is under the MIT License ([LICENSE](src/LICENSE.html)): every
+source, header, build file, script and test, and the code these pages
+quote. The prose is under Creative Commons Attribution 4.0 International
+([LICENSE-docs](src/LICENSE-docs.html)): these pages, the READMEs, the
+walkthroughs, labs and diagrams. Both let a teacher copy a step or a page
+into a course of their own, change it and share it, as long as the copy
+says where it came from ("lockstep, by the lockstep authors") and keeps
+the license's notice."""
 
 
 class Course:
