@@ -13,7 +13,8 @@ appears without a change here. Every relative link is rewritten to the
 site's page for its target (lockstep_site/sitemap.py); each page gets its
 previous/next in the course's reading order (lockstep_site/book.py); a
 walkthrough's markers are run, its diagrams drawn into the step's HTML
-folder (lockstep_site/walkthrough.py); then each page is rewritten into
+folder (lockstep_site/walkthrough.py); the code a page cites by name is
+shown with its line number (lockstep_site/anchors.py); then each page is rewritten into
 what Doxygen 1.9 renders as written, its source names linked to their
 source pages (lockstep_site/prep.py). The site's bar is the Doxygen
 header's: pages_header.py. Standard library only.
@@ -25,7 +26,7 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
-from lockstep_site import book, prep, sitemap, walkthrough  # noqa: E402 (beside this file)
+from lockstep_site import anchors, book, prep, sitemap, walkthrough  # noqa: E402 (beside this file)
 
 
 def read(path):
@@ -46,6 +47,22 @@ class Step:
         self.dir = Path(dict(self.steps)[self.name])
         self.common = args.common
         self.html_dir = f"{self.name}/html"
+        self.strict = args.strict
+
+    def text(self, path):
+        """A page's Markdown, its code anchors resolved to the step's lines.
+        One that does not resolve fails the build; in a student's copy it
+        stays as written and is reported (a copy under repair must build)."""
+        if self.strict:
+            try:
+                return anchors.resolve(read(path), self.dir)
+            except anchors.AnchorError as e:
+                sys.exit(f"pages_step.py: {path}: a code anchor no longer resolves: {e}")
+        problems = []
+        text = anchors.resolve(read(path), self.dir, problems)
+        for problem in problems:
+            print(f"pages_step.py: {path}: a code anchor does not resolve in this copy: {problem}", file=sys.stderr)
+        return text
 
     def links(self, text, repo_path):
         """The page's relative links as links to the site's pages."""
@@ -76,7 +93,7 @@ def raw_details(text):
 
 
 def readme_page(step):
-    text = read(step.dir / "README.md")
+    text = step.text(step.dir / "README.md")
     step.emit(f"steps/{step.name}/README.md", step.finish(step.links(text, f"steps/{step.name}/README.md"), "readme"))
 
 
@@ -85,7 +102,7 @@ def deep_page(step):
     src = step.docs / "deep" / f"{step.name}.md"
     if src.exists():
         rel = f"docs/deep/{step.name}.md"
-        step.emit(rel, step.finish(step.links(read(src), rel), "deep", "deep"))
+        step.emit(rel, step.finish(step.links(step.text(src), rel), "deep", "deep"))
 
 
 def walkthrough_page(step, args):
@@ -95,7 +112,7 @@ def walkthrough_page(step, args):
     walk = walkthrough.Walk(src, step.name, step.docs, step.out / "graphs", Path(args.html),
                             walkthrough.explorers(args.explorers), args.dot or "", args.strict)
     rel = f"docs/walkthroughs/{step.name}.md"
-    text = step.links(walkthrough.fill_markers(walk, read(src)), rel)
+    text = step.links(walkthrough.fill_markers(walk, step.text(src)), rel)
     step.emit(rel, step.finish(text, "walkthrough", "walkthrough"))
 
 
@@ -105,7 +122,7 @@ def lab_page(step):
     if not src.exists():
         return
     rel = f"docs/labs/{step.name}.md"
-    text = step.links(read(src), rel)
+    text = step.links(step.text(src), rel)
     # The glossary is a page of its own (the course's: pages_course.py).
     text = text.replace("[glossary](../../labs.html)", "[glossary](../../glossary.html)")
     text = step.finish(text, "lab", "lab")
@@ -122,7 +139,7 @@ def answer_page(step):
         return
     back = ('\\htmlonly[block]<nav class="pager"><a class="prev" href="lab.html"><span>back to</span>'
             'the lab</a></nav>\\endhtmlonly\n')
-    title, nl, rest = raw_details(read(src)).partition("\n")
+    title, nl, rest = raw_details(step.text(src)).partition("\n")
     step.emit(f"docs/labs/answers/{step.name}.md", f"{title}\n\n{back}{nl}{rest}\n\n{back}")
 
 

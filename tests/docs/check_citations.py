@@ -25,6 +25,12 @@ must be on that line, by the first of these rules that applies:
   - in prose, a code span right after the citation, `task.c:29` (`free(p)`)
     or task.c:29, `lockstep_free`: the line holds the code span's text.
 
+A page may cite code by name instead (`sequencer.c:queued_task_resume`,
+`--weaken sequencer.c:abandon=relaxed`: the site's code anchors,
+cmake/lockstep_site/anchors.py): each is resolved as the site resolves it,
+an anchor that no longer resolves is wrong, and the line it resolves to is
+then checked as above.
+
 A citation in prose with no code span beside it fails: the convention is to
 say which code is meant, so that a moved line is caught. `--weaken
 task.c:102=release` cites an atomic operation: the line must hold a
@@ -41,6 +47,10 @@ import os.path
 import re
 import sys
 from pathlib import Path
+
+# The site's code, for its code anchors: the one resolver of them.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "cmake"))
+from lockstep_site import anchors  # noqa: E402
 
 CITE = re.compile(r"((?:[\w.-]+/)*)([A-Za-z_][\w-]*\.[ch]):(\d+)")
 # What the explorer prints after a citation, and what the line must hold.
@@ -142,9 +152,8 @@ def expectation(text, start, end):
     return None, None
 
 
-def shown_text(page):
+def shown_text(text):
     """The page's text, what this check does not read blanked (same offsets)."""
-    text = page.read_text(encoding="utf-8")
     text = re.sub(r"<!-- (trace|graph) .*?-->", lambda m: " " * len(m.group(0)), text)
     # A quoted output of a changed copy of the step (check_samples.py's `lab`
     # and `mutant` samples) cites the copy's lines, not the step's; that
@@ -198,7 +207,10 @@ def relative(path, repo):
 
 def check_page(page, step, step_dirs, repo, problems):
     """Every citation of one page checked; returns how many it has."""
-    text, count = shown_text(page), 0
+    wrong = []
+    text = anchors.resolve(page.read_text(encoding="utf-8"), step_dirs[step], wrong)
+    problems.extend(f"{relative(page, repo)}: a code anchor does not resolve: {w}" for w in wrong)
+    text, count = shown_text(text), len(wrong)
     for m in CITE.finditer(text):
         prefix, name, n = m.group(1), m.group(2), int(m.group(3))
         line_no = text.count("\n", 0, m.start()) + 1

@@ -61,6 +61,13 @@ enum {
 #define LINK(state) ((state) & ~(uintptr_t)FLAGS)
 #define ABANDONED (~(uintptr_t)FLAGS) /* no frame lives at the top of the address space */
 
+/* m_state keeps three flags in the low bits of a frame's address (see the
+ * top of the file), so every frame must be 8-byte aligned. Frames come from
+ * lockstep_alloc(), aligned for any type as malloc is: this checks that
+ * "any type" means at least 8 bytes on this platform, and continue_with()'s
+ * assert checks each frame it links. */
+_Static_assert(_Alignof(max_align_t) >= 8, "task_sequencer: frames must be 8-byte aligned (m_state's 3 flag bits)");
+
 /* The three holders have all let go: the frame can be freed. */
 static bool all_done(uintptr_t state)
 {
@@ -146,6 +153,16 @@ static void run_in_turn(queued_task *t)
     q->draining = true;
     run_queue_drain(q, t);
     q->draining = false;
+}
+
+/* The rule for blocking waits. Inside a drain, a task whose turn comes only
+ * joins the run queue: a maker that queues on an idle sequencer and then
+ * blocks on that task (with simple_task_wait) would wait for ever, since the
+ * task starts only once the maker has returned. simple_task_wait asks this
+ * before it blocks. */
+bool task_sequencer_thread_is_draining(void)
+{
+    return t_run_queue.draining;
 }
 
 /* The end of a queued task has two coroutines to run: the successor and
@@ -374,24 +391,3 @@ int task_sequencer_queue(task_sequencer *seq, task_sequencer_maker maker, void *
         run_in_turn(queued_task_of(now));
     return 0;
 }
-
-/* ---- the rule for blocking waits ---------------------------------------------
- *
- * Inside a drain, a task whose turn comes only joins the run queue: a maker
- * that queues on an idle sequencer and then blocks on that task (with
- * simple_task_wait) would wait for ever, since the task starts only once the
- * maker has returned. simple_task_wait asks this before it blocks. (Here, at
- * the end of the file, so that the line numbers above, quoted by the
- * walkthroughs, stay put.) */
-bool task_sequencer_thread_is_draining(void)
-{
-    return t_run_queue.draining;
-}
-
-/* m_state keeps three flags in the low bits of a frame's address (see the
- * top of the file), so every frame must be 8-byte aligned. Frames come from
- * lockstep_alloc(), aligned for any type as malloc is: this checks that
- * "any type" means at least 8 bytes on this platform, and continue_with()'s
- * assert checks each frame it links. (Here, at the end, for the same reason
- * as above.) */
-_Static_assert(_Alignof(max_align_t) >= 8, "task_sequencer: frames must be 8-byte aligned (m_state's 3 flag bits)");
