@@ -88,6 +88,15 @@ step's tests), `cmake --workflow --preset docs` (these pages and their
 checks), then `cmake --workflow --preset tour` (the benchmark tour), as the
 repository's README says.
 
+**License.** The code is under the MIT License ([LICENSE](src/LICENSE.html)):
+every source, header, build file, script and test, and the code these
+pages quote. The prose is under Creative Commons Attribution 4.0
+International ([LICENSE-docs](src/LICENSE-docs.html)): these pages, the
+READMEs, the walkthroughs, labs and diagrams. Both let a teacher copy a
+step or a page into a course of their own, change it and share it, as long
+as the copy says where it came from ("lockstep, by the lockstep authors")
+and keeps the license's notice.
+
 {start}
 
 ## The steps
@@ -95,18 +104,7 @@ repository's README says.
 {contents}
 ## The course's other pages
 
-{others}
-
-## License
-
-The code is under the MIT License ([LICENSE](src/LICENSE.html)): every
-source, header, build file, script and test, and the code these pages
-quote. The prose is under Creative Commons Attribution 4.0 International
-([LICENSE-docs](src/LICENSE-docs.html)): these pages, the READMEs, the
-walkthroughs, labs and diagrams. Both let a teacher copy a step or a page
-into a course of their own, change it and share it, as long as the copy
-says where it came from ("lockstep, by the lockstep authors") and keeps
-the license's notice."""
+{others}"""
 
 
 class Course:
