@@ -1,7 +1,7 @@
 /* A trace stepper: the reader steps through an explorer trace row by row
    and sees the row's event lit in its execution graph.
 
-   The page (cmake/lockstep_site/stepper.py) ties a trace and a graph by a
+   The page (docs/generator/lockstep_site/stepper.py) ties a trace and a graph by a
    name, data-stepper="NAME" on each:
      - the trace, <div class="trace" data-stepper="NAME">: its rows
        <tr data-line="N">, N the trace line;

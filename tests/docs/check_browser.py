@@ -75,7 +75,7 @@ the reader sees it. Each printed line (from its number to the next) must be
 the file's line, blanks collapsed (a long line wraps). The pages of steps 03
 and 07, coro.h and the mutation results are printed (every kind of file the
 site shows); every source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file
-each page shows is read from src/.sources (written by cmake/pages_source.py).
+each page shows is read from src/.sources (written by docs/generator/pages_source.py).
 Without pdftotext this part is skipped and the summary says so.
 
 LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches.

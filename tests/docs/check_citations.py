@@ -27,7 +27,7 @@ must be on that line, by the first of these rules that applies:
 
 A page may cite code by name instead (`sequencer.c:queued_task_resume`,
 `--weaken sequencer.c:abandon=relaxed`: the site's code anchors,
-cmake/lockstep_site/anchors.py): each is resolved as the site resolves it,
+docs/generator/lockstep_site/anchors.py): each is resolved as the site resolves it,
 an anchor that no longer resolves is wrong, and the line it resolves to is
 then checked as above.
 
@@ -49,7 +49,7 @@ import sys
 from pathlib import Path
 
 # The site's code, for its code anchors: the one resolver of them.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "cmake"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "generator"))
 from lockstep_site import anchors  # noqa: E402
 
 CITE = re.compile(r"((?:[\w.-]+/)*)([A-Za-z_][\w-]*\.[ch]):(\d+)")
@@ -231,7 +231,7 @@ def pages_of(repo, step, step_dir):
     """The step's pages that exist: README, walkthrough, deep page, lab."""
     docs = repo / "docs"
     pages = (step_dir / "README.md", docs / "walkthroughs" / f"{step}.md",
-             docs / "deep" / f"{step}.md", docs / "labs" / f"{step}.md")
+             docs / "in-depth" / f"{step}.md", docs / "labs" / f"{step}.md")
     return [p for p in pages if p.is_file()]
 
 

@@ -17,7 +17,7 @@ And it reads every diff page's README half as check_step_diff.py does
 (tables and links rendered; a README that kept most of its sections shown
 section by section, not as one whole-file hunk), against the READMEs of
 the repository's steps/.
-And the reading order (cmake/lockstep_site/book.py writes it), on the
+And the reading order (docs/generator/lockstep_site/book.py writes it), on the
 pages as a reader follows them:
 
   - every page has a pager (a <nav class="pager"> with a previous or a

@@ -14,7 +14,7 @@ come between), which GitHub and Doxygen do not show:
 The marker names a command; this check runs it and compares its output with
 the block, after normalize() below: only what genuinely differs from
 machine to machine or from run to run. (The walkthroughs' traces need no
-marker of this kind: cmake/pages_step.py runs them into the pages at
+marker of this kind: docs/generator/pages_step.py runs them into the pages at
 every docs build.) The commands:
 
   PROGRAM ARGS...         a program of the build tree (BUILD), found by name
@@ -68,7 +68,7 @@ from samples_mutant import run_mutant
 from samples_program import CACHE, ROOT, find_program, run_program
 
 PAGES = ["README.md", "steps/*/README.md", "docs/labs/*.md", "docs/labs/answers/*.md",
-         "docs/walkthroughs/*.md", "docs/deep/*.md", "tests/explore/README.md", "tests/explore/REFERENCE.md",
+         "docs/walkthroughs/*.md", "docs/in-depth/*.md", "tests/explore/README.md", "tests/explore/REFERENCE.md",
          "tests/mutants/README.md",
          "tests/bench/cxx/README.md", "docs/ERRATA.md"]
 MARKER = re.compile(r"^( *)<!-- sample: (.*?) -->\s*$")

@@ -14,7 +14,7 @@ is never written) and runs `STEP_DIFF check` on the copies three times:
 
 Then it writes the diff page of every two consecutive steps beside PREV
 (steps/01-mutex..02-atomic-handle to 08..09), with the site's own code
-(cmake/lockstep_site/diff_page.py, beside STEP_DIFF; it needs Pygments, and
+(docs/generator/lockstep_site/diff_page.py, beside STEP_DIFF; it needs Pygments, and
 without it this part says it is skipped), into a temporary site, and reads
 each page's README half as a reader does. It fails on:
 
@@ -220,18 +220,18 @@ def check_pages(pages, steps_dir):
     return checked, out
 
 
-def render_pages(cmake_dir, steps_dir, out):
+def render_pages(site_code, steps_dir, out):
     """The diff page of every two consecutive steps of STEPS_DIR, written by
-    the site's code (CMAKE_DIR/lockstep_site/diff_page.py) into the site OUT;
+    the site's code (SITE_CODE/lockstep_site/diff_page.py) into the site OUT;
     the pages, or None without Pygments."""
     sys.dont_write_bytecode = True  # nothing written into the source tree
-    sys.path.insert(0, str(cmake_dir))
+    sys.path.insert(0, str(site_code))
     from lockstep_site import diff_page  # noqa: E402 (the site's code, found at run time)
     from lockstep_site.html_page import Site  # noqa: E402
     if diff_page.highlight is None:
         return None
     steps = sorted(d for d in Path(steps_dir).iterdir() if re.match(r"\d\d-", d.name) and (d / README).is_file())
-    site = Site(Path(out), [d.name for d in steps], Path(cmake_dir).parent / "docs")
+    site = Site(Path(out), [d.name for d in steps], Path(site_code).parent)
     for prev, this in zip(steps, steps[1:]):
         diff_page.diff_page(site, prev.name, prev, this.name, this)
     return sorted((Path(out) / "diffs").glob("*.html"))
@@ -248,7 +248,7 @@ def report_pages(checked, problems, what):
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split(": ", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--step-diff", type=Path, help="cmake/step_diff.py, the test under test")
+    p.add_argument("--step-diff", type=Path, help="docs/generator/step_diff.py, the test under test")
     p.add_argument("--site", type=Path, help="instead: a built site, whose diff pages' README halves are read")
     p.add_argument("--steps", type=Path, default=Path(__file__).resolve().parents[2] / "steps",
                    help="with --site: the steps' directory, their READMEs (the repository's steps/)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_stepper.py SITE: the trace steppers, and the walkthroughs' figures on a phone.
 
-A stepper (cmake/lockstep_site/stepper.py, docs/stepper.js) ties a trace
+A stepper (docs/generator/lockstep_site/stepper.py, docs/stepper.js) ties a trace
 table to an execution graph: the reader steps through the trace row by row
 and sees each row's event lit in the graph. For every page of the site that
 has one (a walkthrough's graph, the litmus chapter's), and for every

@@ -3,7 +3,7 @@
 the pages Doxygen reads for one step, laid out like the repository:
 
   OUT/steps/<STEP>/README.md          the README (the step's main page, index.html)
-  OUT/docs/deep/<STEP>.md             docs/deep/<STEP>.md, the step in depth (deep.html)
+  OUT/docs/in-depth/<STEP>.md         docs/in-depth/<STEP>.md, the step in depth (deep.html)
   OUT/docs/walkthroughs/<STEP>.md     docs/walkthroughs/<STEP>.md, markers filled in (walkthrough.html)
   OUT/docs/labs/<STEP>.md             docs/labs/<STEP>.md (lab.html)
   OUT/docs/labs/answers/<STEP>.md     the lab's answer, linked from the lab
@@ -99,9 +99,9 @@ def readme_page(step):
 
 def deep_page(step):
     """The step in depth: the errata's full traces, the cost analysis (after the README)."""
-    src = step.docs / "deep" / f"{step.name}.md"
+    src = step.docs / "in-depth" / f"{step.name}.md"
     if src.exists():
-        rel = f"docs/deep/{step.name}.md"
+        rel = f"docs/in-depth/{step.name}.md"
         step.emit(rel, step.finish(step.links(step.text(src), rel), "deep", "deep"))
 
 

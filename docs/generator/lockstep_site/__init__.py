@@ -1,5 +1,5 @@
 """The course site's page generation. docs/CMakeLists.txt calls the entry
-points beside this package in cmake/, one per kind of page: pages_step.py
+points beside this package in docs/generator/, one per kind of page: pages_step.py
 (a step's README, deep page, walkthrough, lab), pages_course.py (the home
 page and the course's documents), pages_source.py (the source pages),
 pages_diff.py (a diff page), pages_header.py (the Doxygen pages' header,

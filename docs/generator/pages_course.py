@@ -13,7 +13,7 @@ the site's root, build/<preset>/docs/:
   OUT/glossary.md     the glossary, the end of docs/labs/README.md, as a page
   OUT/docs/litmus.md  docs/litmus.md, "Memory order through litmus tests"
                       (litmus.html), its litmus markers filled in by
-                      cmake/docs_litmus.py: each test's RC11 states beside
+                      docs/generator/docs_litmus.py: each test's RC11 states beside
                       explore_litmus's, run now, and its graphs
 
 The pages of the reading order (book.py: the memory-model chapter after
@@ -171,7 +171,7 @@ def litmus_page(course):
                                       "litmus"), encoding="utf-8")
     a = course.args
     litmus = course.src / "tests" / "explore" / "litmus"
-    cmd = [sys.executable, str(course.src / "cmake" / "docs_litmus.py"), str(out), str(out),
+    cmd = [sys.executable, str(Path(__file__).resolve().parent / "docs_litmus.py"), str(out), str(out),
            "--tests", str(litmus / "tests"), "--site", a.site, "--strict",
            "--cmakelists", str(litmus / "CMakeLists.txt"), "--agree", a.litmus_agree]
     cmd += ["--explorer", a.litmus_explorer] if a.litmus_explorer else []

@@ -60,7 +60,7 @@ COURSE_READING = (
 
 STEP_PAGES = (  # a step's documents other than its README: (directory under docs/, page)
     ("walkthroughs", "walkthrough.html"),
-    ("deep", "deep.html"),
+    ("in-depth", "deep.html"),
     ("labs", "lab.html"),
 )
 

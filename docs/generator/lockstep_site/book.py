@@ -28,7 +28,7 @@ from lockstep_site import sitemap
 
 STEP_KINDS = (  # (kind, the page's source under the step's dir or docs/, its page)
     ("readme", None, "index.html"),
-    ("deep", "deep", "deep.html"),
+    ("deep", "in-depth", "deep.html"),
     ("walkthrough", "walkthroughs", "walkthrough.html"),
     ("lab", "labs", "lab.html"),
 )

@@ -39,7 +39,7 @@ from pathlib import Path
 # The litmus formats' parsers, shared with compare.py: herd7's output, the
 # litmus file, CMakeLists.txt's registry, the condition.
 sys.dont_write_bytecode = True  # nothing written into the source tree
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "explore" / "litmus"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "explore" / "litmus"))
 import condition  # noqa: E402
 import herd  # noqa: E402
 import litmus_file  # noqa: E402

@@ -125,7 +125,7 @@ h1 { overflow-wrap: anywhere; }
 # not copy); after the bar's and the pager's rules, which it overrides.
 PRINT = "@media print { nav.lockstep-bar, nav.pager { display: none; } }\n"
 
-LOCKSTEP_CSS = Path(__file__).resolve().parents[2] / "docs" / "lockstep.css"
+LOCKSTEP_CSS = Path(__file__).resolve().parents[2] / "lockstep.css"
 
 
 def css_rules(text):
