@@ -278,6 +278,12 @@ typedef struct explore_options {
  * environment. */
 bool explore_options_init(explore_options *o, const char *program, bool spurious_default, char *why, size_t size);
 bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false if neither */
+/* A number the programs read (an option, the environment), whole: a
+ * number from lo to hi ("3", not "3x", "" or "-1"), or a positive number
+ * of points ("340.5": --graph-width). False if text is not one; *out is
+ * then unchanged. */
+bool explore_parse_whole(const char *text, long lo, long hi, int *out);
+bool explore_parse_points(const char *text, double *out);
 
 /* Explores s in rounds (run.c), or replays o->replay; returns how many
  * schedules the last round ran. ctx is passed to each of s's callbacks

@@ -26,8 +26,7 @@ bool explore_parse_model(const char *name, bool *c11)
     return false;
 }
 
-/* A whole number from lo to hi ("12", not "12x" or ""), into *out. */
-static bool whole(const char *text, long lo, long hi, int *out)
+bool explore_parse_whole(const char *text, long lo, long hi, int *out)
 {
     char *end;
     errno = 0;
@@ -38,6 +37,17 @@ static bool whole(const char *text, long lo, long hi, int *out)
     return true;
 }
 
+bool explore_parse_points(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v > 0 && v < 100000))
+        return false;
+    *out = v;
+    return true;
+}
+
 /* The trace's width: $COLUMNS, else the terminal's, else 100 on a
  * terminal that does not say; into a file or a pipe, no limit (the docs
  * build parses the columns whole). Under 60 is not a width. */
@@ -45,7 +55,7 @@ static int trace_width(void)
 {
     const char *c = getenv("COLUMNS");
     int columns;
-    if (c && whole(c, 60, 100000, &columns))
+    if (c && explore_parse_whole(c, 60, 100000, &columns))
         return columns;
     struct winsize ws;
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 60)
@@ -67,7 +77,7 @@ bool explore_options_init(explore_options *o, const char *program, bool spurious
     o->spurious_wakeups = !wakeups || strcmp(wakeups, "0") != 0;
     const char *bound = getenv("LOCKSTEP_EXPLORE_PREEMPTIONS");
     if (bound) {
-        if (!whole(bound, 0, 1000000, &o->bound)) {
+        if (!explore_parse_whole(bound, 0, 1000000, &o->bound)) {
             snprintf(why, size, "LOCKSTEP_EXPLORE_PREEMPTIONS=%s: a whole number, 0 or more", bound);
             return false;
         }

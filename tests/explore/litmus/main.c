@@ -41,7 +41,6 @@
 
 #include "explore.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,18 +383,6 @@ static const struct option g_options[] = {
     {0},
 };
 
-/* A whole positive number of points: "340", "340.5". */
-static bool parse_points(const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v > 0 && v < 100000))
-        return false;
-    *out = v;
-    return true;
-}
-
 /* The options into r (and *check_expected); the files are left from
  * optind on. Returns -1 to go on, else the exit status (2: a bad
  * argument, said on stderr). */
@@ -430,7 +417,7 @@ static int parse_options(int argc, char **argv, run *r, bool *check_expected)
             r->graph = optarg;
             break;
         case OPT_GRAPH_WIDTH:
-            if (!parse_points(optarg, &points)) {
+            if (!explore_parse_points(optarg, &points)) {
                 fprintf(stderr, "%s: --graph-width %s: a width in points, more than 0\n", program, optarg);
                 return usage(program);
             }

@@ -21,7 +21,6 @@
 #include "explore.h"
 #include "skip_log.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,30 +50,6 @@ static const struct option g_options[] = {
     {0},
 };
 
-/* A whole non-negative int: "3", not "3x", "-1" or "99999999999". */
-static bool parse_count(const char *text, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < 0 || v > 1000000)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-/* A whole positive number of points: "340", "340.5". */
-static bool parse_points(const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v > 0 && v < 100000))
-        return false;
-    *out = v;
-    return true;
-}
-
 static void list(void)
 {
     for (size_t k = 0; k < explore_nscenarios; ++k)
@@ -97,7 +72,7 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
             list();
             return 0;
         case 'p':
-            if (!parse_count(optarg, &o->bound)) {
+            if (!explore_parse_whole(optarg, 0, 1000000, &o->bound)) {
                 fprintf(stderr, "%s: --preemptions %s: a whole number, 0 or more\n", program, optarg);
                 return usage(program);
             }
@@ -127,7 +102,7 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
             explore_set_graph_path(optarg);
             break;
         case OPT_GRAPH_WIDTH:
-            if (!parse_points(optarg, &points)) {
+            if (!explore_parse_points(optarg, &points)) {
                 fprintf(stderr, "%s: --graph-width %s: a width in points, more than 0\n", program, optarg);
                 return usage(program);
             }
