@@ -21,6 +21,9 @@
  *                                                execution that would make one, and the cycle that
  *                                                forbids it: "Forbidden MP ... | coherence: ...", drawn
  *                                                in g.forbidden.dot, its trace in g.forbidden.trace
+ *     explore_litmus --json r.json MP.litmus     each result as JSON too, in r.json: the states with their
+ *                                                values and counts, herd's verdict, the race, the graphs'
+ *                                                files, the forbidden candidate
  *     explore_litmus --model c11 --check RS+po.litmus   under C11's release sequences (N1570), not
  *                                                RC11's: the explorer reads LOCKSTEP_EXPLORE_MODEL
  *
@@ -75,6 +78,7 @@ typedef struct run {
     bool in_candidates; /* the candidate search is running: check() looks for a forbidden state */
     explore_verdict forbidden;  /* the candidate drawn: the shortest cycle found so far; n 0: none */
     char forbidden_state[1024];
+    json *json;        /* --json FILE: each test's result as JSON too; NULL: none */
 } run;
 
 /* Each scenario function gets the run it works on as its context (main's). */
@@ -280,6 +284,7 @@ static void forbidden(run *r, const explore_scenario *s)
      * and places every store anywhere, can cost far more than the search
      * (CoRR+8W's eight stores). */
     const litmus_test *t = r->t;
+    r->forbidden = (explore_verdict){0};
     for (int i = 0; t->condition && t->quantifier == EXISTS && i < r->set.nstates; ++i)
         if (outcome_holds(t, t->condition, r->set.values[i])) {
             printf("Forbidden %s none\n", t->name);
@@ -299,6 +304,49 @@ static void forbidden(run *r, const explore_scenario *s)
     if (r->graph)
         forbidden_path(r->graph, ".dot", path, sizeof path);
     printf("Forbidden %s %s %s | %s\n", r->t->name, path, r->forbidden_state, r->forbidden.says);
+}
+
+/* The test's result as a member of --json's "tests" array: herd's block
+ * (outcome.c), each state's graph file, the forbidden candidate (with
+ * --candidates) and whether the set is the stated one (with --check). */
+static void write_json(run *r, const int *map, double seconds, int stated)
+{
+    json *j = r->json;
+    const litmus_test *t = r->t;
+    char (*paths)[1024] = r->graph ? calloc((size_t)r->set.nstates + 1, sizeof *paths) : NULL;
+    const char **graphs = r->graph ? calloc((size_t)r->set.nstates + 1, sizeof *graphs) : NULL;
+    for (int i = 0; paths && graphs && i < r->set.nstates; ++i) {
+        graph_path(r->graph, map[i] + 1, paths[i], sizeof paths[i]);
+        graphs[i] = paths[i];
+    }
+    json_object(j);
+    json_key(j, "file");
+    json_string(j, t->path);
+    outcome_json(j, t, &r->set, paths && graphs ? graphs : NULL, seconds);
+    json_key(j, "forbidden");
+    if (r->candidates && r->forbidden.n) {
+        char path[1024];
+        json_object(j);
+        json_key(j, "state");
+        json_string(j, r->forbidden_state);
+        json_key(j, "graph");
+        if (r->graph)
+            forbidden_path(r->graph, ".dot", path, sizeof path);
+        json_string(j, r->graph ? path : NULL);
+        json_key(j, "why");
+        json_string(j, r->forbidden.says);
+        json_end_object(j);
+    } else {
+        json_string(j, NULL);
+    }
+    json_key(j, "stated");
+    if (stated < 0)
+        json_string(j, NULL);
+    else
+        json_bool(j, stated);
+    json_end_object(j);
+    free(paths);
+    free(graphs);
 }
 
 /* Runs one test; false if its set is not the stated one (with --check). */
@@ -336,7 +384,8 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
         fprintf(stderr, "%s: no memory to sort its %d final states: no result\n", t->path, r->set.nstates);
         exit(2);
     }
-    outcome_print(t, &r->set, now() - start);
+    double seconds = now() - start;
+    outcome_print(t, &r->set, seconds);
     if (r->set.race)
         printf("explore_litmus: %s: undefined behaviour, the first data race found: %s\n", t->name,
                r->set.race_report);
@@ -346,10 +395,12 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
             graph_path(r->graph, map[i] + 1, path, sizeof path);
             printf("Graph %s %d %s\n", t->name, i + 1, path);
         }
-    free(map);
     if (r->candidates)
         forbidden(r, &s);
     bool stated = !check_expected || outcome_check(t, &r->set, r->options.c11);
+    if (r->json)
+        write_json(r, map, seconds, check_expected ? stated : -1);
+    free(map);
     if (r->options.check_reduction) { /* last: the other round's states must not change what was printed */
         r->trace = false;
         r->graph = NULL;
@@ -360,7 +411,7 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot [--graph-width PT]] [--candidates]\n"
+    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot [--graph-width PT]] [--candidates] [--json FILE]\n"
                     "       FILE.litmus...\n"
                     "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
@@ -368,7 +419,7 @@ static int usage(const char *program)
 
 /* The options, one table (getopt_long); none has a short form. */
 enum { OPT_CHECK = 256, OPT_AXIOMS, OPT_CANDIDATES, OPT_CHECK_REDUCTION, OPT_TRACE, OPT_GRAPH, OPT_GRAPH_WIDTH,
-       OPT_REPLAY, OPT_MODEL };
+       OPT_REPLAY, OPT_MODEL, OPT_JSON };
 
 static const struct option g_options[] = {
     {"check", no_argument, NULL, OPT_CHECK},
@@ -380,13 +431,14 @@ static const struct option g_options[] = {
     {"graph-width", required_argument, NULL, OPT_GRAPH_WIDTH},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"model", required_argument, NULL, OPT_MODEL},
+    {"json", required_argument, NULL, OPT_JSON},
     {0},
 };
 
 /* The options into r (and *check_expected); the files are left from
  * optind on. Returns -1 to go on, else the exit status (2: a bad
  * argument, said on stderr). */
-static int parse_options(int argc, char **argv, run *r, bool *check_expected)
+static int parse_options(int argc, char **argv, run *r, bool *check_expected, const char **json_path)
 {
     const char *program = argv[0];
     double points;
@@ -426,6 +478,9 @@ static int parse_options(int argc, char **argv, run *r, bool *check_expected)
         case OPT_REPLAY:
             r->options.replay = optarg;
             break;
+        case OPT_JSON:
+            *json_path = optarg;
+            break;
         case OPT_MODEL:
             if (!explore_parse_model(optarg, &r->options.c11)) {
                 fprintf(stderr, "%s: --model %s: the model is rc11 or c11\n", program, optarg);
@@ -459,7 +514,8 @@ int main(int argc, char **argv)
         return 2;
     }
     r.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
-    int status = parse_options(argc, argv, &r, &check_expected);
+    const char *json_path = NULL;
+    int status = parse_options(argc, argv, &r, &check_expected, &json_path);
     if (status >= 0)
         return status;
     for (int i = optind; i < argc; ++i) {
@@ -472,10 +528,34 @@ int main(int argc, char **argv)
         return 2;
     if (ntests == 0 || (r.options.replay && ntests != 1))
         return usage(argv[0]);
+    FILE *json_file = NULL;
+    json j;
+    if (json_path && !r.options.replay) {
+        json_file = fopen(json_path, "w");
+        if (!json_file) {
+            perror(json_path);
+            return 2;
+        }
+        json_begin(&j, json_file);
+        json_object(&j);
+        json_key(&j, "program");
+        json_string(&j, "explore_litmus");
+        json_key(&j, "model");
+        json_string(&j, r.options.c11 ? "c11" : "rc11");
+        json_key(&j, "tests");
+        json_array(&j);
+        r.json = &j;
+    }
     explore_install_crash_handlers();
     bool all_stated = true;
     for (int i = 0; i < ntests; ++i)
         all_stated &= run_test(&r, &tests[i], check_expected);
+    if (json_file) {
+        json_end_array(&j);
+        json_end_object(&j);
+        fputc('\n', json_file);
+        fclose(json_file);
+    }
     outcome_set_free(&r.set);
     for (int i = 0; i < ntests; ++i)
         litmus_free(&tests[i]);

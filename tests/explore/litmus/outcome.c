@@ -189,38 +189,38 @@ bool outcome_holds(const litmus_test *t, const cond *c, const int *values)
 
 /* As herd prints a condition back: [x] for x, "not (...)" for ~ and !=,
  * parentheses only around a disjunction inside a conjunction. */
-static void print_cond(const litmus_test *t, const cond *c, bool in_and)
+static void print_cond(FILE *f, const litmus_test *t, const cond *c, bool in_and)
 {
     switch (c->kind) {
-    case COND_TRUE: printf("true"); break;
-    case COND_FALSE: printf("false"); break;
+    case COND_TRUE: fprintf(f, "true"); break;
+    case COND_FALSE: fprintf(f, "false"); break;
     case COND_EQ: {
         char value[LITMUS_MAX_NAME + 16];
         format_value(t, c->value, value, sizeof value);
         if (c->what.thread >= 0)
-            printf("%d:%s=%s", c->what.thread, t->threads[c->what.thread].regs[c->what.index], value);
+            fprintf(f, "%d:%s=%s", c->what.thread, t->threads[c->what.thread].regs[c->what.index], value);
         else
-            printf("[%s]=%s", t->locs[c->what.index].name, value);
+            fprintf(f, "[%s]=%s", t->locs[c->what.index].name, value);
         break;
     }
     case COND_NOT:
-        printf("not (");
-        print_cond(t, c->a, false);
-        printf(")");
+        fprintf(f, "not (");
+        print_cond(f, t, c->a, false);
+        fprintf(f, ")");
         break;
     case COND_AND:
-        print_cond(t, c->a, true);
-        printf(" /\\ ");
-        print_cond(t, c->b, true);
+        print_cond(f, t, c->a, true);
+        fprintf(f, " /\\ ");
+        print_cond(f, t, c->b, true);
         break;
     case COND_OR:
         if (in_and)
-            printf("(");
-        print_cond(t, c->a, false);
-        printf(" \\/ ");
-        print_cond(t, c->b, false);
+            fprintf(f, "(");
+        print_cond(f, t, c->a, false);
+        fprintf(f, " \\/ ");
+        print_cond(f, t, c->b, false);
         if (in_and)
-            printf(")");
+            fprintf(f, ")");
         break;
     }
 }
@@ -269,13 +269,94 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
     if (set->race)
         printf("Flag *undef*\n");
     printf("Condition %s (", quantifiers[t->quantifier]);
-    print_cond(t, t->condition, false);
+    print_cond(stdout, t, t->condition, false);
     printf(")\n");
     printf("Observation %s %s %ld %ld\n", t->name,
            states_holding == 0 ? "Never" : fails == 0 ? "Always" : "Sometimes", holds, fails);
     printf("Time %s %.2f\n", t->name, seconds);
     printf("Schedules %ld\n", schedules);
     printf("\n");
+}
+
+/* The same block as JSON (--json): each state with its values by name,
+ * its counts, whether the condition's proposition holds there, and its
+ * graph's file (graphs[i], NULL: none); then herd's verdict, Positive and
+ * Negative, the race flag and the condition as herd prints it. */
+void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs, double seconds)
+{
+    static const char *const kinds[] = {"Allowed", "Forbidden", "Required"};
+    static const char *const quantifiers[] = {"exists", "~exists", "forall"};
+    char line[1024];
+    long schedules = 0, holds, fails;
+    json_key(j, "test");
+    json_string(j, t->name);
+    json_key(j, "kind");
+    json_string(j, kinds[t->quantifier]);
+    json_key(j, "states");
+    json_array(j);
+    for (int i = 0; i < set->nstates; ++i) {
+        json_object(j);
+        outcome_format(t, set->values[i], line, sizeof line);
+        json_key(j, "state");
+        json_string(j, line);
+        json_key(j, "values");
+        json_object(j);
+        for (int k = 0; k < t->nshown; ++k) {
+            observed o = t->shown[k];
+            char name[LITMUS_MAX_NAME + 16], value[LITMUS_MAX_NAME + 16];
+            if (o.thread >= 0)
+                snprintf(name, sizeof name, "%d:%s", o.thread, t->threads[o.thread].regs[o.index]);
+            else
+                snprintf(name, sizeof name, "[%s]", t->locs[o.index].name);
+            json_key(j, name);
+            format_value(t, set->values[i][k], value, sizeof value);
+            json_string(j, value); /* a number, or a location's name: as herd prints it */
+        }
+        json_end_object(j);
+        json_key(j, "holds");
+        json_bool(j, outcome_holds(t, t->condition, set->values[i]));
+        json_key(j, "executions");
+        json_int(j, set->executions[i]);
+        json_key(j, "schedules");
+        json_int(j, set->schedules[i]);
+        json_key(j, "graph");
+        json_string(j, graphs ? graphs[i] : NULL);
+        json_end_object(j);
+        schedules += set->schedules[i];
+    }
+    json_end_array(j);
+    int states_holding = witnesses(t, set, &holds, &fails);
+    bool ok = t->quantifier == EXISTS      ? states_holding > 0
+              : t->quantifier == NOT_EXISTS ? states_holding == 0
+                                            : states_holding == set->nstates;
+    json_key(j, "verdict");
+    json_string(j, set->race ? "Undef" : ok ? "Ok" : "No");
+    json_key(j, "positive");
+    json_int(j, t->quantifier == NOT_EXISTS ? fails : holds);
+    json_key(j, "negative");
+    json_int(j, t->quantifier == NOT_EXISTS ? holds : fails);
+    json_key(j, "race");
+    json_bool(j, set->race);
+    json_key(j, "race_report");
+    json_string(j, set->race ? set->race_report : NULL);
+    char *cond = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&cond, &size);
+    if (f) {
+        fprintf(f, "%s (", quantifiers[t->quantifier]);
+        print_cond(f, t, t->condition, false);
+        fprintf(f, ")");
+        fclose(f);
+    }
+    json_key(j, "condition");
+    json_string(j, cond);
+    free(cond);
+    json_key(j, "observation");
+    json_string(j, states_holding == 0 ? "Never" : fails == 0 ? "Always" : "Sometimes");
+    json_key(j, "schedules");
+    json_int(j, schedules);
+    json_key(j, "seconds");
+    json_number(j, seconds);
 }
 
 /* ---- --check ------------------------------------------------------------------------------ */
