@@ -501,6 +501,39 @@
     });
     return {prev: prev, next: next};
   }
+  // A <picture>'s image once the width changed: the browser picks the source
+  // whose media now matches, loads it, and only then makes it currentSrc
+  // (on a busy machine that is later than the check would run). Wait for
+  // the source the reader will see, then measure that: a picture that has
+  // not switched after 10 s is a problem, not the old image measured.
+  function chosenSource(img) {
+    var pic = img.parentElement && img.parentElement.tagName === 'PICTURE' ? img.parentElement : null;
+    var sources = pic ? pic.querySelectorAll('source') : [];
+    for (var i = 0; i < sources.length; i++) {
+      var media = sources[i].getAttribute('media');
+      if (!media || window.matchMedia(media).matches)
+        return new URL(sources[i].getAttribute('srcset').trim().split(/\s+/)[0], document.baseURI).href;
+    }
+    return img.src;
+  }
+  function pictures(out, width) {
+    var imgs = Array.prototype.slice.call(document.querySelectorAll('picture > img'));
+    return Promise.all(imgs.map(function (img) {
+      return new Promise(function (done) {
+        var until = Date.now() + 10000;
+        (function poll() {
+          var want = chosenSource(img);
+          if (img.currentSrc === want && img.complete) return done();
+          if (Date.now() > until) {
+            out.push('a picture still shows ' + (img.currentSrc || img.src).split('/').pop() + ' at ' + width +
+                     ' px, 10 s after the width changed (its source for this width: ' + want.split('/').pop() + ')');
+            return done();
+          }
+          setTimeout(poll, 25);
+        })();
+      });
+    }));
+  }
   var loaded = new Promise(function (done) { window.addEventListener('load', done); }).then(function () {
     return Promise.all(Array.prototype.slice.call(document.querySelectorAll('img')).map(settled));
   });
@@ -512,12 +545,13 @@
       stickyColumnRoom(out, width, true);
       return JSON.stringify({problems: out, images: 0, diagrams: 0, pager: pager()});
     });
-    return loaded.then(function () {
-      var out = [], images = 0, diagrams = 0;
+    var out = [];
+    return loaded.then(function () { return pictures(out, width); }).then(function () {
+      var images = 0, diagrams = 0;
       // A folded answer is checked as the reader sees it once opened.
       document.querySelectorAll('details').forEach(function (d) { d.open = true; });
       if (width === 1280) {
-        out = found.slice();
+        out.push.apply(out, found);
         document.querySelectorAll('img').forEach(function (img) {
           images++;
           var src = img.getAttribute('src');
