@@ -8,6 +8,8 @@
  *     explore_litmus --graph g.dot MP.litmus     an execution graph for each: g.1.dot, g.2.dot, ...,
  *                                                and its schedule's trace beside it: g.1.trace, ...
  *     explore_litmus --graph g.dot --graph-width 340 MP.litmus   laid out for a phone (points)
+ *     explore_litmus --graph g.svg MP.litmus     the same graphs in SVG, drawn by the explorer itself
+ *                                                (graph_svg.c: no Graphviz; the course's playground)
  *     explore_litmus --check-reduction MP.litmus  and every interleaving's executions against the
  *                                                reduced search's (the reduction's oracle; =sleep:
  *                                                sleep sets alone's, for a test too big for every interleaving)
@@ -155,14 +157,15 @@ static void first_reached(const run *r, int index, const int *values)
     }
 }
 
-/* "g.dot" -> "g.forbidden.dot" (ext ".dot") or "g.forbidden.trace" */
+/* "g.dot" -> "g.forbidden.dot" (ext NULL: the graph's own, .dot or .svg;
+ * ".dot" when it has none) or "g.forbidden.trace" (ext ".trace") */
 static void forbidden_path(const char *path, const char *ext, char *buf, size_t size)
 {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash))
         dot = path + strlen(path);
-    snprintf(buf, size, "%.*s.forbidden%s", (int)(dot - path), path, ext);
+    snprintf(buf, size, "%.*s.forbidden%s", (int)(dot - path), path, ext ? ext : *dot ? dot : ".dot");
 }
 
 static bool reached(const outcome_set *set, int n, const int *values)
@@ -199,7 +202,7 @@ static void candidate(run *r, const int *values)
     snprintf(r->forbidden_state, sizeof r->forbidden_state, "%s", state);
     if (r->graph) {
         char path[1024];
-        forbidden_path(r->graph, ".dot", path, sizeof path);
+        forbidden_path(r->graph, NULL, path, sizeof path);
         explore_write_candidate(path, &r->forbidden);
         forbidden_path(r->graph, ".trace", path, sizeof path);
         FILE *f = fopen(path, "w");
@@ -302,7 +305,7 @@ static void forbidden(run *r, const explore_scenario *s)
     }
     char path[1024] = "-";
     if (r->graph)
-        forbidden_path(r->graph, ".dot", path, sizeof path);
+        forbidden_path(r->graph, NULL, path, sizeof path);
     printf("Forbidden %s %s %s | %s\n", r->t->name, path, r->forbidden_state, r->forbidden.says);
 }
 
@@ -331,7 +334,7 @@ static void write_json(run *r, const int *map, double seconds, int stated)
         json_string(j, r->forbidden_state);
         json_key(j, "graph");
         if (r->graph)
-            forbidden_path(r->graph, ".dot", path, sizeof path);
+            forbidden_path(r->graph, NULL, path, sizeof path);
         json_string(j, r->graph ? path : NULL);
         json_key(j, "why");
         json_string(j, r->forbidden.says);

@@ -34,7 +34,9 @@
  * the whole graph fits a page's column at its natural size (12-point
  * text: body size when a page shows it unscaled). Graphviz only draws:
  * the file asks for neato with every box pinned (dot -Tsvg graph.dot >
- * graph.svg works unchanged). Each edge is labelled with its relation
+ * graph.svg works unchanged). A path ending in .svg is drawn here instead,
+ * the same layout in SVG (graph_svg.c), for where there is no Graphviz:
+ * the course's playground runs the explorer in a browser. Each edge is labelled with its relation
  * (po, rf, sw, mo, fr), in its colour, so that a graph read in black and
  * white still says what it shows; the legend under the graph says what
  * each kind is, and lists only the kinds this graph has.
@@ -43,6 +45,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FONT 12.0        /* points: the node text (16 px, body text size, unscaled) */
@@ -403,15 +406,22 @@ static void node(FILE *f, const box *b)
     bool hot = blamed(b->event) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
     const char *color = hot ? "orangered" : e->kind == EV_ATOMIC && e->order != e->written ? "purple" : "black";
     const char *style = e->kind == EV_NOTE || e->plain ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
+    /* a column's boxes as wide as each other, as herd7 draws them */
+    double w = b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W;
+    double h = b->lines * LINE_H + PAD_H;
+    if (st()->svg) {
+        char id[16];
+        snprintf(id, sizeof id, "e%d", b->event);
+        svg_box(&st()->canvas, id, (svg_rect){b->x, b->y, w, h}, color, style, hot ? 2 : 0, e->line, b->text, b->where);
+        return;
+    }
     fprintf(f, "  e%d [", b->event);
     pin(f, b->x, b->y);
     /* the trace line it is, for a page's stepper (the SVG keeps the class) */
     if (e->line > 0)
         fprintf(f, ", class=\"line-%d\"", e->line);
-    /* a column's boxes as wide as each other, as herd7 draws them */
-    double w = b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W;
-    fprintf(f, ", width=%.3f, height=%.3f, color=%s, fontcolor=%s, style=\"%s\"%s, label=<", w / 72.0,
-            (b->lines * LINE_H + PAD_H) / 72.0, color, color, style, hot ? ", penwidth=2" : "");
+    fprintf(f, ", width=%.3f, height=%.3f, color=%s, fontcolor=%s, style=\"%s\"%s, label=<", w / 72.0, h / 72.0,
+            color, color, style, hot ? ", penwidth=2" : "");
     put_html(f, b->text);
     fputs("<BR ALIGN=\"LEFT\"/>", f);
     if (b->where[0]) {
@@ -427,11 +437,18 @@ static void headers(FILE *f, bool inits)
     char name[64];
     for (int c = 0; c < st()->cols; ++c) {
         int t = st()->col_thread[c];
+        const char *title = t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name);
+        if (st()->svg) {
+            svg_label(&st()->canvas, st()->col_x[c], st()->row_y[1], FONT + 1, title);
+            continue;
+        }
         fprintf(f, "  h%d [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, ", t, FONT + 1);
         pin(f, st()->col_x[c], st()->row_y[1]);
-        fprintf(f, ", label=\"%s\"];\n", t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name));
+        fprintf(f, ", label=\"%s\"];\n", title);
     }
-    if (inits && !phone()) /* a phone's column has no room left of the graph: the row's "x = 0" says it */
+    if (inits && !phone() && st()->svg) /* a phone's column has no room left of the graph: the row's "x = 0" says it */
+        svg_label(&st()->canvas, -0.45 * 72, st()->row_y[0], FONT, "initially");
+    else if (inits && !phone())
         fprintf(f, "  initially [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, label=\"initially\", "
                    "pos=\"%.3f,%.3f!\"];\n", FONT, -0.45, -st()->row_y[0] / 72.0);
 }
@@ -450,13 +467,55 @@ static bool on_cycle(int a, int b)
     return false;
 }
 
-/* An edge's label: its relation's name, in its colour, small, beside it. */
-static const char *label(const char *name, const char *color)
+/* An edge's label size: its relation's name, small, beside it (on a
+ * phone as large as the boxes' text: the graph is scaled down there). */
+static double label_size(void) { return phone() ? FONT : 10; }
+
+static void dot_end(FILE *f, int i)
 {
-    static char buf[160];
-    snprintf(buf, sizeof buf, "label=\"%s\", fontcolor=%s, fontsize=%d, fontname=\"sans-serif\"", name, color,
-             phone() ? (int)FONT : 10);
-    return buf;
+    if (i == GRAPH_NEVER)
+        fputs("never", f);
+    else
+        fprintf(f, "e%d", i);
+}
+
+/* An edge: written at once into a .dot; into an SVG, kept until every
+ * edge is known (svg_edges). Each is labelled with its relation in its
+ * colour, so that a graph read in black and white still says what it shows. */
+static void edge(FILE *f, graph_edge e)
+{
+    if (st()->svg) {
+        if (st()->edges == st()->edge_room) {
+            int room = st()->edge_room ? 2 * st()->edge_room : 64;
+            graph_edge *more = realloc(st()->edge, (size_t)room * sizeof *more);
+            if (!more)
+                return; /* (a drawing short of an edge, not a wrong verdict: the search goes on) */
+            st()->edge = more;
+            st()->edge_room = room;
+        }
+        st()->edge[st()->edges++] = e;
+        return;
+    }
+    fputs("  ", f);
+    dot_end(f, e.from);
+    fputs(" -> ", f);
+    dot_end(f, e.to);
+    fprintf(f, " [color=%s", e.color);
+    if (e.style)
+        fprintf(f, ", style=%s", e.style);
+    if (e.pen)
+        fprintf(f, ", penwidth=%g", e.pen);
+    if (e.label)
+        fprintf(f, ", label=\"%s\", fontcolor=%s, fontsize=%g, fontname=\"sans-serif\"", e.label, e.color, label_size());
+    if (e.head) /* named at its head: two edges of a cycle often join the same two boxes, and labels at their
+                 * middles would sit on one another */
+        fprintf(f, ", headlabel=\"%s\", labelfontcolor=%s, labelfontsize=13, labelfontname=\"sans-serif bold\", "
+                   "labeldistance=2.2, labelangle=35", e.head, e.color);
+    if (e.both)
+        fputs(", dir=both", f);
+    if (e.port)
+        fprintf(f, ", tailport=%c, headport=%c", e.port, e.port);
+    fputs("];\n", f);
 }
 
 static int program_order(FILE *f)
@@ -469,7 +528,7 @@ static int program_order(FILE *f)
         if (b->col < 0)
             continue;
         if (prev[b->col] >= 0 && !on_cycle(prev[b->col], b->event)) {
-            fprintf(f, "  e%d -> e%d [color=gray40, %s];\n", prev[b->col], b->event, label("po", "gray40"));
+            edge(f, (graph_edge){prev[b->col], b->event, .color = "gray40", .label = "po"});
             kinds |= K_PO;
         }
         prev[b->col] = b->event;
@@ -490,11 +549,10 @@ static int reads_from(FILE *f, const bool *shown)
             continue;
         const event *w = event_at(e->reads_from);
         if (e->synchronizes && w->kind != EV_INIT) {
-            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, %s];\n", e->reads_from, i, label("rf, sw", "darkgreen"));
+            edge(f, (graph_edge){e->reads_from, i, .color = "darkgreen", .pen = 2, .label = "rf, sw"});
             kinds |= K_SW;
         } else if (w->thread != e->thread || e->stale) {
-            fprintf(f, "  e%d -> e%d [color=red%s, %s];\n", e->reads_from, i, e->stale ? ", style=dashed" : "",
-                    label("rf", "red"));
+            edge(f, (graph_edge){e->reads_from, i, .color = "red", .style = e->stale ? "dashed" : NULL, .label = "rf"});
             kinds |= e->stale ? K_STALE : K_RF;
         }
     }
@@ -528,7 +586,7 @@ static int fence_sync(FILE *f, const bool *shown)
             continue;
         int rel = fence_of(e->reads_from, false, releases), acq = fence_of(i, true, acquires);
         if (rel >= 0 && acq >= 0 && shown[rel] && shown[acq]) {
-            fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, %s];\n", rel, acq, label("sw", "darkgreen"));
+            edge(f, (graph_edge){rel, acq, .color = "darkgreen", .pen = 2, .label = "sw"});
             kinds |= K_FSW;
         }
     }
@@ -548,8 +606,7 @@ static int lock_order(FILE *f, const bool *shown)
             if (u->kind != EV_UNLOCK || u->obj != e->obj)
                 continue;
             if (shown[k] && u->thread != e->thread) {
-                fprintf(f, "  e%d -> e%d [color=darkgreen, penwidth=2, style=bold, %s];\n", k, i,
-                        label("sw", "darkgreen"));
+                edge(f, (graph_edge){k, i, .color = "darkgreen", .pen = 2, .style = "bold", .label = "sw"});
                 kinds |= K_LOCK;
             }
             break;
@@ -561,14 +618,14 @@ static int lock_order(FILE *f, const bool *shown)
 /* On a phone, an edge between two boxes of one column leaves and enters
  * them on the side that faces the other columns, so that its curve around
  * the boxes between runs through the graph, not out past its edge (a
- * phone's column has no room there). "" elsewhere. */
-static const char *inward(int a, int b)
+ * phone's column has no room there): 'w' or 'e'; 0 elsewhere. */
+static char inward(int a, int b)
 {
     const event *x = event_at(a), *y = event_at(b);
     int c = col_of_thread(x->thread);
     if (!phone() || x->thread != y->thread || c < 0 || st()->cols < 2)
-        return "";
-    return c == st()->cols - 1 ? ", tailport=w, headport=w" : ", tailport=e, headport=e";
+        return 0;
+    return c == st()->cols - 1 ? 'w' : 'e';
 }
 
 /* Modification order: the stores of each location, as location.c placed
@@ -613,8 +670,8 @@ static int modification_order(FILE *f, const bool *shown)
         for (int j = 1; j < n; ++j) {
             st()->mo_next[mo[j - 1]] = mo[j];
             if (shown[mo[j - 1]] && shown[mo[j]] && !on_cycle(mo[j - 1], mo[j])) {
-                fprintf(f, "  e%d -> e%d [color=blue, style=bold, %s%s];\n", mo[j - 1], mo[j], label("mo", "blue"),
-                        inward(mo[j - 1], mo[j]));
+                edge(f, (graph_edge){mo[j - 1], mo[j], .color = "blue", .style = "bold", .label = "mo",
+                                     .port = inward(mo[j - 1], mo[j])});
                 kinds |= K_MO;
             }
         }
@@ -637,7 +694,7 @@ static int from_read(FILE *f, const bool *shown)
         if (next < 0 || next == i || !shown[next] || (event_at(next)->thread == e->thread && next > i) ||
             on_cycle(i, next))
             continue;
-        fprintf(f, "  e%d -> e%d [color=sienna, style=dashed, %s];\n", i, next, label("fr", "sienna"));
+        edge(f, (graph_edge){i, next, .color = "sienna", .style = "dashed", .label = "fr"});
         kinds |= K_FR;
     }
     return kinds;
@@ -674,7 +731,7 @@ static int happens_before(FILE *f, const bool *shown)
             }
             if (between)
                 continue;
-            fprintf(f, "  e%d -> e%d [color=darkgreen, style=dotted, penwidth=1.5, %s];\n", i, j, label("hb", "darkgreen"));
+            edge(f, (graph_edge){i, j, .color = "darkgreen", .style = "dotted", .pen = 1.5, .label = "hb"});
             kinds |= K_HB;
         }
     }
@@ -686,11 +743,7 @@ static int cycle_edges(FILE *f)
 {
     const explore_verdict *v = st()->cycle;
     for (int k = 0; v && k < v->n; ++k)
-        /* named at its head: two edges of a cycle often join the same two boxes, and labels at their
-         * middles would sit on one another */
-        fprintf(f, "  e%d -> e%d [color=red, penwidth=3.5, headlabel=\"%s\", labelfontcolor=red, labelfontsize=13, "
-                   "labelfontname=\"sans-serif bold\", labeldistance=2.2, labelangle=35];\n", v->from[k], v->to[k],
-                v->label[k]);
+        edge(f, (graph_edge){v->from[k], v->to[k], .color = "red", .pen = 3.5, .head = v->label[k]});
     return v && v->n ? K_CYCLE : 0;
 }
 
@@ -704,8 +757,8 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
         if (!shown[i])
             continue;
         if (prev >= 0) {
-            fprintf(f, "  e%d -> e%d [color=orangered, style=dashed, penwidth=2%s];\n", prev, i,
-                    strcmp(kind, "data race") == 0 ? ", dir=both" : "");
+            edge(f, (graph_edge){prev, i, .color = "orangered", .pen = 2, .style = "dashed",
+                                 .both = strcmp(kind, "data race") == 0});
             kinds |= K_FAIL;
         }
         prev = i;
@@ -719,15 +772,23 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
         char text[160];
         int chars = snprintf(text, sizeof text, "the resume of %s", name ? name : "it");
         double x = last >= 0 ? st()->box[last].x : st()->col_x[0];
-        fprintf(f, "  never [style=dashed, color=orangered, fontcolor=orangered, width=%.3f, height=%.3f, ",
-                (chars * CHAR_W + PAD_W) / 72.0, (2 * LINE_H + PAD_H) / 72.0);
-        pin(f, x, *bottom + (2 * LINE_H + PAD_H) / 2);
-        fprintf(f, ", label=<");
-        put_html(f, text);
-        fprintf(f, "<BR/>that never came>];\n");
+        double w = chars * CHAR_W + PAD_W, h = 2 * LINE_H + PAD_H, y = *bottom + h / 2;
+        if (st()->svg) {
+            char both[200];
+            snprintf(both, sizeof both, "%s\nthat never came", text);
+            st()->never = (svg_rect){x, y, w, h};
+            svg_box(&st()->canvas, "never", st()->never, "orangered", "dashed", 0, 0, both, NULL);
+        } else {
+            fprintf(f, "  never [style=dashed, color=orangered, fontcolor=orangered, width=%.3f, height=%.3f, ",
+                    w / 72.0, h / 72.0);
+            pin(f, x, y);
+            fprintf(f, ", label=<");
+            put_html(f, text);
+            fprintf(f, "<BR/>that never came>];\n");
+        }
         *bottom += 2 * LINE_H + PAD_H + ROW_GAP;
         if (last >= 0)
-            fprintf(f, "  e%d -> never [color=orangered, style=dashed, penwidth=2];\n", st()->box[last].event);
+            edge(f, (graph_edge){st()->box[last].event, GRAPH_NEVER, .color = "orangered", .pen = 2, .style = "dashed"});
         kinds |= K_FAIL;
     }
     return kinds;
@@ -744,6 +805,11 @@ static void note_under(FILE *f, const char *name, const char *text, const char *
     for (const char *p = wrapped; *p; ++p)
         lines += *p == '\n';
     double w = chars * CHAR_W + PAD_W + 16, h = lines * LINE_H + PAD_H + 6; /* the note's folded corner */
+    if (st()->svg) {
+        svg_note(&st()->canvas, (svg_rect){w / 2, *bottom + h / 2, w, h}, color, wrapped);
+        *bottom += h + ROW_GAP;
+        return;
+    }
     fprintf(f, "  %s [shape=note, color=%s, fontcolor=%s, width=%.3f, height=%.3f, ", name, color, color, w / 72.0,
             h / 72.0);
     pin(f, w / 2, *bottom + h / 2);
@@ -786,18 +852,105 @@ static void legend(FILE *f, int kinds, double bottom)
     };
     char table[2400] = "";
     int n = 0, longest = 0;
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k)
-        if (kinds & rows[k].kind) {
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) {
+        if (!(kinds & rows[k].kind))
+            continue;
+        if (st()->svg) /* a row of text each, left-aligned under the graph */
+            svg_legend_row(&st()->canvas, 0, bottom + PAD_H / 2 + (n + 0.5) * (LINE_H + 4), rows[k].color,
+                           rows[k].mark, rows[k].text);
+        else
             legend_row(table, sizeof table, &longest, rows[k].color, rows[k].mark, rows[k].text);
-            ++n;
-        }
-    if (!n)
+        ++n;
+    }
+    if (!n || st()->svg)
         return;
     double h = n * (LINE_H + 4) + PAD_H, w = longest * FONT * 0.62; /* sans-serif: about 0.6 em a character (DejaVu Sans) */
     fprintf(f, "  legend [shape=plaintext, fixedsize=true, width=%.3f, height=%.3f, margin=0, fontname=\"sans-serif\", "
                "fontsize=%.0f, ", w / 72.0, h / 72.0, FONT);
     pin(f, w / 2, bottom + h / 2);
     fprintf(f, ", label=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">%s</TABLE>>];\n", table);
+}
+
+/* The box an edge's end is: an event's, or the resume that never came. */
+static svg_rect box_of(int event)
+{
+    if (event == GRAPH_NEVER)
+        return st()->never;
+    for (int k = 0; k < st()->boxes; ++k) {
+        const box *b = &st()->box[k];
+        if (b->event == event)
+            return (svg_rect){b->x, b->y, b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W,
+                              b->lines * LINE_H + PAD_H};
+    }
+    return (svg_rect){0, 0, 0, 0};
+}
+
+static const box *box_at(int event)
+{
+    for (int k = 0; k < st()->boxes; ++k)
+        if (st()->box[k].event == event)
+            return &st()->box[k];
+    return NULL;
+}
+
+/* Which side an edge between two boxes of one column goes around the
+ * boxes between them by (+1 right, -1 left), or 0: straight, when none
+ * is between (program order's next box) and no port asks for a side. */
+static int around(const graph_edge *e)
+{
+    const box *a = box_at(e->from), *b = box_at(e->to);
+    if (!a || !b || a->col < 0 || a->col != b->col)
+        return 0;
+    if (e->port)
+        return e->port == 'w' ? -1 : 1;
+    int lo = a->row < b->row ? a->row : b->row, hi = a->row < b->row ? b->row : a->row;
+    bool between = false;
+    for (int k = 0; k < st()->boxes; ++k)
+        between |= st()->box[k].col == a->col && st()->box[k].row > lo && st()->box[k].row < hi;
+    if (!between)
+        return 0;
+    return a->col == st()->cols - 1 && st()->cols > 1 ? -1 : 1; /* into the graph from its last column */
+}
+
+/* The SVG's edges, once all are known: each with its place among those
+ * joining the same two boxes (either way), so that they bow apart. */
+static void svg_edges(void)
+{
+    int n = st()->boxes + (st()->never.w > 0);
+    svg_rect *rects = malloc((size_t)(n ? n : 1) * sizeof *rects);
+    if (!rects)
+        n = 0; /* (the edges drawn straight, through what is in their way) */
+    for (int k = 0; rects && k < st()->boxes; ++k)
+        rects[k] = box_of(st()->box[k].event);
+    if (rects && st()->never.w > 0)
+        rects[n - 1] = st()->never;
+    for (int k = 0; k < st()->edges; ++k) {
+        const graph_edge *e = &st()->edge[k];
+        int nth = 0, of = 0;
+        for (int j = 0; j < st()->edges; ++j) {
+            const graph_edge *o = &st()->edge[j];
+            bool same = (o->from == e->from && o->to == e->to) || (o->from == e->to && o->to == e->from);
+            nth += same && j < k;
+            of += same;
+        }
+        char from[16] = "never", to[16] = "never";
+        if (e->from != GRAPH_NEVER)
+            snprintf(from, sizeof from, "e%d", e->from);
+        if (e->to != GRAPH_NEVER)
+            snprintf(to, sizeof to, "e%d", e->to);
+        svg_draw_edge(&st()->canvas, &(svg_edge){from, to, box_of(e->from), box_of(e->to), e->color, e->style, e->pen,
+                                                 e->label, e->head, e->both, around(e), nth, of, rects, n});
+    }
+    free(rects);
+    free(st()->edge);
+    st()->edge = NULL;
+    st()->edges = st()->edge_room = 0;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
 void graph_write(const char *path, const char *kind, const char *message)
@@ -807,13 +960,21 @@ void graph_write(const char *path, const char *kind, const char *message)
         printf("explore: cannot write %s\n", path);
         return;
     }
+    st()->svg = ends_with(path, ".svg");
+    st()->never = (svg_rect){0, 0, 0, 0};
+    if (st()->svg && !svg_begin(&st()->canvas, label_size())) {
+        printf("explore: cannot write %s: out of memory\n", path);
+        fclose(f);
+        return;
+    }
     bool *shown = st()->shown;
     collect(kind, shown);
     layout();
     bool inits = false;
     for (int k = 0; k < st()->boxes; ++k)
         inits |= st()->box[k].col < 0;
-    fprintf(f, "digraph execution {\n  layout=neato; splines=true; overlap=true; outputorder=edgesfirst;\n"
+    if (!st()->svg)
+        fprintf(f, "digraph execution {\n  layout=neato; splines=true; overlap=true; outputorder=edgesfirst;\n"
                "  node [shape=box, fontname=\"monospace\", fontsize=%.0f, fixedsize=true, margin=\"0.1,0.05\"];\n"
                "  edge [arrowsize=0.7];\n", FONT);
     headers(f, inits);
@@ -840,7 +1001,12 @@ void graph_write(const char *path, const char *kind, const char *message)
         note_under(f, "cycle", text, "red", &bottom);
     }
     legend(f, kinds, bottom);
-    fprintf(f, "}\n");
+    if (st()->svg) {
+        svg_edges();
+        svg_end(&st()->canvas, f);
+    } else {
+        fprintf(f, "}\n");
+    }
     fclose(f);
 }
 

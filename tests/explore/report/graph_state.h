@@ -4,6 +4,7 @@
 #define LOCKSTEP_EXPLORE_GRAPH_STATE_H
 
 #include "model.h"
+#include "report/graph_svg.h"
 
 #define GRAPH_NODES 512 /* boxes a graph draws at most */
 
@@ -17,6 +18,20 @@ typedef struct box {
     int chars, lines;  /* its size, in characters and lines */
     double x, y;       /* its centre, in points, y down */
 } box;
+
+/* An edge, as graph.c decided to draw it: between two events' boxes (to:
+ * GRAPH_NEVER, the box of the resume that never came). */
+#define GRAPH_NEVER (-2)
+typedef struct graph_edge {
+    int from, to;
+    const char *color;
+    const char *style; /* NULL: solid */
+    double pen;        /* 0: Graphviz's 1 */
+    const char *label; /* its relation, at its middle; NULL: none */
+    const char *head;  /* a cycle's relation, at its head; NULL: none */
+    bool both;         /* a race: an arrow at each end */
+    char port;         /* 'e' / 'w': a phone's edge down one column leaves and enters that side; 0: any */
+} graph_edge;
 
 /* The graph being laid out, its part of the world (run/world.h):
  * its boxes, then (the layout, below) its columns and rows. */
@@ -34,6 +49,14 @@ typedef struct graph_state {
     int mo_next[MAX_EVENTS]; /* per store (the initial value too): the next store in its location's mo, -1 none */
     double page_w;           /* --graph-width, points; 0: PAGE_W */
     const explore_verdict *cycle; /* a candidate's: the cycle RC11 rejects, drawn in red; NULL none */
+    /* --graph FILE.svg: drawn here (graph_svg.c), not by Graphviz: the
+     * edges kept until all are known (two between the same boxes bow
+     * apart), the box of a lost wake-up's resume that never came. */
+    bool svg;
+    svg_canvas canvas;
+    graph_edge *edge; /* malloc'd as they come, freed once drawn */
+    int edges, edge_room;
+    svg_rect never;
 } graph_state;
 
 #endif /* LOCKSTEP_EXPLORE_GRAPH_STATE_H */
