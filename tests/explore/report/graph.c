@@ -899,17 +899,40 @@ static const box *box_at(int event)
 static int around(const graph_edge *e)
 {
     const box *a = box_at(e->from), *b = box_at(e->to);
-    if (!a || !b || a->col < 0 || a->col != b->col)
+    /* (an initial value sits over a column, its row above the first) */
+    int col = a ? (a->col >= 0 ? a->col : a->over) : -1;
+    if (!a || !b || col != (b->col >= 0 ? b->col : b->over))
         return 0;
     if (e->port)
         return e->port == 'w' ? -1 : 1;
     int lo = a->row < b->row ? a->row : b->row, hi = a->row < b->row ? b->row : a->row;
     bool between = false;
     for (int k = 0; k < st()->boxes; ++k)
-        between |= st()->box[k].col == a->col && st()->box[k].row > lo && st()->box[k].row < hi;
+        between |= st()->box[k].col == col && st()->box[k].row > lo && st()->box[k].row < hi;
     if (!between)
         return 0;
-    return a->col == st()->cols - 1 && st()->cols > 1 ? -1 : 1; /* into the graph from its last column */
+    return col == st()->cols - 1 && st()->cols > 1 ? -1 : 1; /* into the graph from its last column */
+}
+
+/* A box's column (an initial value's: the one it sits over) and row. */
+static void place_of(int event, int *col, int *row)
+{
+    const box *b = box_at(event);
+    *col = b ? (b->col >= 0 ? b->col : b->over) : -1;
+    *row = b ? b->row : 0;
+}
+
+/* Whether two edges around a column run along each other: the same
+ * column, rows that overlap. */
+static bool beside(const graph_edge *e, const graph_edge *o)
+{
+    int ec, ea, eb, oc, oa, ob;
+    place_of(e->from, &ec, &ea);
+    place_of(e->to, &ec, &eb);
+    place_of(o->from, &oc, &oa);
+    place_of(o->to, &oc, &ob);
+    int elo = ea < eb ? ea : eb, ehi = ea < eb ? eb : ea, olo = oa < ob ? oa : ob, ohi = oa < ob ? ob : oa;
+    return ec == oc && elo <= ohi && olo <= ehi;
 }
 
 /* The SVG's edges, once all are known: each with its place among those
@@ -926,10 +949,13 @@ static void svg_edges(void)
         rects[n - 1] = st()->never;
     for (int k = 0; k < st()->edges; ++k) {
         const graph_edge *e = &st()->edge[k];
-        int nth = 0, of = 0;
+        int nth = 0, of = 0, side = around(e);
         for (int j = 0; j < st()->edges; ++j) {
             const graph_edge *o = &st()->edge[j];
             bool same = (o->from == e->from && o->to == e->to) || (o->from == e->to && o->to == e->from);
+            /* around a column, each in a lane of its own beside the others it runs along */
+            if (side)
+                same = j < k && around(o) == side && beside(e, o);
             nth += same && j < k;
             of += same;
         }

@@ -10,6 +10,7 @@
 #include "report/part.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* This file's part of the schedule's world, through its layer's (report/part.h). */
@@ -42,7 +43,9 @@ _Noreturn void report_failure(const explore_scenario *s, const char *program, lo
     footer(s, program, schedules);
     if (st()->graph_path) {
         graph_write(st()->graph_path, fail_kind(), fail_message());
-        printf("explore: the execution graph is in %s (Graphviz: dot -Tsvg)\n", st()->graph_path);
+        size_t n = strlen(st()->graph_path);
+        bool svg = n >= 4 && strcmp(st()->graph_path + n - 4, ".svg") == 0;
+        printf("explore: the execution graph is in %s%s\n", st()->graph_path, svg ? "" : " (Graphviz: dot -Tsvg)");
     }
     fflush(stdout);
     _exit(1);

@@ -7,6 +7,7 @@
  *     explore_task_step03 completion_vs_await --replay 1.0.1
  *     explore_task_step03 completion_vs_await --graph g.dot  a failure also writes its execution graph
  *     explore_task_step03 completion_vs_await --graph g.dot --graph-width 340   the same, laid out for a phone
+ *     explore_task_step03 completion_vs_await --graph g.svg  the same graph in SVG, drawn by the explorer itself
  *     explore_task_step03 completion_vs_await --weaken task.c:102=release   as if that order were weaker
  *     explore_task_step03 completion_vs_await --check-reduction   the reduced search's executions against
  *                                                every interleaving's (the reduction's oracle; =sleep: against
@@ -28,7 +29,7 @@
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot [--graph-width PT]]\n"
+    fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot|FILE.svg [--graph-width PT]]\n"
                     "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]]\n       %s --list\n", program,
             program);
     return 2;
