@@ -148,13 +148,11 @@ static bool measure_wanted(workload *table, size_t nwork, const harness_options 
 int main(int argc, char **argv)
 {
     harness_options o = harness_parse_options(argc, argv);
-    if (o.help) {
-        harness_print_usage(argv[0]);
-        return 0;
-    }
-    if (o.n == 0 || o.runs < 1 || o.runs > MAX_RUNS) {
-        fprintf(stderr, "bench: need N >= 1 and 1 <= RUNS <= %d\n", MAX_RUNS);
+    if (o.bad) /* (what and the usage printed) */
         return 2;
+    if (o.help) {
+        harness_print_usage(stdout, argv[0]);
+        return 0;
     }
     workload table[16];
     size_t nwork = make_table(table);

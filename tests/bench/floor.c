@@ -30,6 +30,7 @@
 #include "harness.h"
 #include "lockstep/alloc.h"
 
+#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -144,26 +145,50 @@ static void *empty_thread(void *arg)
     return arg;
 }
 
+static bool usage(FILE *f, const char *argv0)
+{
+    fprintf(f, "usage: %s [-n N] [-r ROUNDS] [--csv FILE]\n", argv0);
+    return false;
+}
+
+/* The command line, one getopt_long table, every number checked
+ * (harness_number): false, having said what is wrong and the usage, or
+ * the usage asked for (*help). */
+static bool parse_options(int argc, char **argv, size_t *n, int *rounds, const char **csv_path, bool *help)
+{
+    static const struct option options[] = {{"csv", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+                                            {0}};
+    unsigned long long v;
+    int c;
+    while ((c = getopt_long(argc, argv, "n:r:h", options, NULL)) != -1) {
+        if (c == 'h')
+            return !(*help = true);
+        if (c == 'n' && harness_number(optarg, 1, SIZE_MAX, &v))
+            *n = (size_t)v;
+        else if (c == 'r' && harness_number(optarg, 1, MAX_ROUNDS, &v))
+            *rounds = (int)v;
+        else if (c == 'c')
+            *csv_path = optarg;
+        else {
+            if (c == 'n' || c == 'r')
+                fprintf(stderr, "%s: '%s': -%c needs a whole number, 1 to %llu\n", argv[0], optarg, c,
+                        c == 'n' ? (unsigned long long)SIZE_MAX : (unsigned long long)MAX_ROUNDS);
+            return usage(stderr, argv[0]);
+        }
+    }
+    return optind == argc || usage(stderr, argv[0]);
+}
+
 int main(int argc, char **argv)
 {
     size_t n = 100000;
     int rounds = 31;
     const char *csv_path = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
-            n = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
-            rounds = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-            csv_path = argv[++i];
-        else {
-            printf("usage: %s [-n N] [-r ROUNDS] [--csv FILE]\n", argv[0]);
-            return 2;
-        }
-    }
-    if (n == 0 || rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "bench_floor: need N >= 1 and 1 <= ROUNDS <= %d\n", MAX_ROUNDS);
-        return 2;
+    bool help = false;
+    if (!parse_options(argc, argv, &n, &rounds, &csv_path, &help)) {
+        if (help)
+            usage(stdout, argv[0]);
+        return help ? 0 : 2;
     }
     pthread_t t; /* libc's multi-threaded mode, as in the benchmark */
     if (pthread_create(&t, NULL, empty_thread, NULL) != 0 || pthread_join(t, NULL) != 0) {

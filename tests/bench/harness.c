@@ -9,8 +9,12 @@
  */
 #include "harness.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,36 +27,84 @@
 
 /* ---- the command line --------------------------------------------------------- */
 
+bool harness_number(const char *text, unsigned long long lo, unsigned long long hi, unsigned long long *out)
+{
+    if (!isdigit((unsigned char)text[0])) /* (strtoull would take a sign, or blanks, before it) */
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The options, one table (getopt_long): a long option with no short
+ * letter has one of these. */
+enum { OPT_TRIM = 256, OPT_ST, OPT_ONE, OPT_LIST, OPT_CSV };
+
+static const struct option g_options[] = {
+    {"trim", no_argument, NULL, OPT_TRIM},
+    {"st", no_argument, NULL, OPT_ST},
+    {"one", required_argument, NULL, OPT_ONE},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"help", no_argument, NULL, 'h'},
+    {0},
+};
+
+/* A bad argument: what is wrong with it (NULL: getopt_long said), then the usage. */
+static harness_options bad(harness_options o, const char *argv0, const char *arg, const char *what, long limit)
+{
+    if (what) {
+        fprintf(stderr, "%s: '%s': ", argv0, arg);
+        fprintf(stderr, what, limit);
+        fputc('\n', stderr);
+    }
+    harness_print_usage(stderr, argv0);
+    o.bad = true;
+    return o;
+}
+
 harness_options harness_parse_options(int argc, char **argv)
 {
     harness_options o = {.n = 1000000, .runs = 5, .keep_heap = true, .multi_threaded = true};
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "-n") == 0 && i + 1 < argc)
-            o.n = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(a, "-r") == 0 && i + 1 < argc)
-            o.runs = atoi(argv[++i]);
-        else if (strcmp(a, "--trim") == 0)
-            o.keep_heap = false;
-        else if (strcmp(a, "--st") == 0)
-            o.multi_threaded = false;
-        else if (strcmp(a, "--one") == 0 && i + 1 < argc)
-            o.one = argv[++i];
-        else if (strcmp(a, "--list") == 0)
-            o.one = "";
-        else if (strcmp(a, "--csv") == 0 && i + 1 < argc)
-            o.csv = argv[++i];
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            o.help = true;
-        else if (o.nfilters < MAX_FILTERS)
-            o.filters[o.nfilters++] = argv[i];
+    unsigned long long v;
+    int c;
+    opterr = 1; /* getopt_long says what is wrong with an option itself */
+    while ((c = getopt_long(argc, argv, "n:r:h", g_options, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (!harness_number(optarg, 1, SIZE_MAX, &v))
+                return bad(o, argv[0], optarg, "-n needs a whole number of ops, %ld or more", 1);
+            o.n = (size_t)v;
+            break;
+        case 'r':
+            if (!harness_number(optarg, 1, MAX_RUNS, &v))
+                return bad(o, argv[0], optarg, "-r needs a whole number of runs, 1 to %ld", MAX_RUNS);
+            o.runs = (int)v;
+            break;
+        case OPT_TRIM: o.keep_heap = false; break;
+        case OPT_ST: o.multi_threaded = false; break;
+        case OPT_ONE: o.one = optarg; break;
+        case OPT_LIST: o.one = ""; break;
+        case OPT_CSV: o.csv = optarg; break;
+        case 'h': o.help = true; break;
+        default: return bad(o, argv[0], NULL, NULL, 0); /* (getopt_long said what) */
+        }
+    }
+    for (int i = optind; i < argc; ++i) {
+        if (o.nfilters == MAX_FILTERS)
+            return bad(o, argv[0], argv[i], "more than %ld workload filters", MAX_FILTERS);
+        o.filters[o.nfilters++] = argv[i];
     }
     return o;
 }
 
-void harness_print_usage(const char *argv0)
+void harness_print_usage(FILE *f, const char *argv0)
 {
-    printf("usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [--csv FILE] [NAME-SUBSTRING[$]...]\n", argv0);
+    fprintf(f, "usage: %s [-n N] [-r RUNS] [--st] [--trim] [--list] [--csv FILE] [NAME-SUBSTRING[$]...]\n", argv0);
 }
 
 bool harness_wanted(const char *name, const harness_options *o)

@@ -30,17 +30,27 @@ typedef struct harness_options {
     bool keep_heap;            /* freed heap stays mapped (--trim: libc's default) */
     bool multi_threaded;       /* the child starts a thread first (--st: it does not) */
     bool help;                 /* -h, --help */
+    bool bad;                  /* a bad argument: the message and the usage are printed (exit 2) */
     const char *one;           /* --one NAME: a child; "" for --list; NULL: the parent */
     const char *csv;           /* --csv FILE: the report as CSV too (NULL: none) */
     char *filters[MAX_FILTERS]; /* which workloads to run: all if none */
     int nfilters;
 } harness_options;
 
-/* Parses argv; never fails (an unknown word is a filter). */
+/* Parses argv with getopt_long: the options above, each number checked
+ * (1 <= N, 1 <= RUNS <= MAX_RUNS), every other word a filter. A bad
+ * argument (an unknown option, a number out of range or not a number, more
+ * than MAX_FILTERS filters) sets .bad, having printed what is wrong and
+ * the usage to stderr: the program exits 2. */
 harness_options harness_parse_options(int argc, char **argv);
 
-/* Prints the usage line (-h, --help), the same for every program on the harness. */
-void harness_print_usage(const char *argv0);
+/* Prints the usage line to f (-h, --help: stdout; a bad argument: stderr),
+ * the same for every program on the harness. */
+void harness_print_usage(FILE *f, const char *argv0);
+
+/* Whether text is a whole number in [lo, hi], all of it (no sign, no
+ * trailing characters, no overflow); *out is it. */
+bool harness_number(const char *text, unsigned long long lo, unsigned long long hi, unsigned long long *out);
 
 /* Whether the options' filters select workload `name`: a filter matches as
  * a substring, and a trailing '$' anchors it at the end. */

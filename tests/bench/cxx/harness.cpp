@@ -125,13 +125,11 @@ static int run_one(const workload &w, const harness_options &o)
 int bench_main(int argc, char **argv, const std::vector<workload> &table)
 {
     harness_options o = harness_parse_options(argc, argv);
-    if (o.help) {
-        harness_print_usage(argv[0]);
-        return 0;
-    }
-    if (o.n == 0 || o.runs < 1 || o.runs > MAX_RUNS) {
-        std::fprintf(stderr, "bench_cxx: need N >= 1 and 1 <= RUNS <= %d\n", MAX_RUNS);
+    if (o.bad) /* (what and the usage printed) */
         return 2;
+    if (o.help) {
+        harness_print_usage(stdout, argv[0]);
+        return 0;
     }
     if (o.one && !*o.one) { // --list
         FILE *csv = harness_csv_open(o.csv, "workload");
