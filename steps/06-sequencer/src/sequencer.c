@@ -179,6 +179,16 @@ static void run_in_turn(queued_task *t)
     q->draining = false;
 }
 
+/* The rule for blocking waits. Inside a drain, a task whose turn comes only
+ * joins the run queue: a maker that queues on an idle sequencer and then
+ * blocks on that task (with simple_task_wait) would wait for ever, since the
+ * task starts only once the maker has returned. simple_task_wait asks this
+ * before it blocks. */
+bool task_sequencer_thread_is_draining(void)
+{
+    return t_run_queue.draining;
+}
+
 /* The end of a queued task has two coroutines to run: the successor that
  * complete() took out and the awaiter that final_suspend() took out. C's
  * `return next;` runs one in constant stack. With no successor (the common
@@ -367,16 +377,3 @@ int task_sequencer_queue(task_sequencer *seq, task_sequencer_maker maker, void *
 }
 
 #endif
-
-/* ---- the rule for blocking waits ---------------------------------------------
- *
- * Inside a drain, a task whose turn comes only joins the run queue: a maker
- * that queues on an idle sequencer and then blocks on that task (with
- * simple_task_wait) would wait for ever, since the task starts only once the
- * maker has returned. simple_task_wait asks this before it blocks. (Here, at
- * the end of the file, so that the line numbers above, quoted by the
- * walkthroughs, stay put.) */
-bool task_sequencer_thread_is_draining(void)
-{
-    return t_run_queue.draining;
-}
