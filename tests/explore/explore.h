@@ -260,6 +260,7 @@ typedef struct explore_options {
         check_reduction; /* --check-reduction[=sleep]: the oracle explore_compare_search runs */
     const char *program; /* argv[0]: the replay command a failure prints */
     int width;           /* the trace's columns: $COLUMNS, the terminal's, or EXPLORE_NO_WIDTH */
+    double graph_width;  /* --graph-width: the widest the graph's layout may be, points; 0: a page's column */
     bool candidates;     /* the candidate search: a load may read any store of its location and a store
                             take any place in its order, whatever coherence, atomicity and psc say, every
                             interleaving, so that consistency.c can say why an outcome is forbidden */
@@ -284,6 +285,20 @@ bool explore_parse_model(const char *name, bool *c11); /* "rc11" or "c11"; false
  * then unchanged. */
 bool explore_parse_whole(const char *text, long lo, long hi, int *out);
 bool explore_parse_points(const char *text, double *out);
+
+/* The options both programs take (explore_<component>_stepNN and
+ * explore_litmus), meant the same in both: each program's getopt_long
+ * table names them with these values, and explore_take_option reads
+ * them. */
+enum {
+    EXPLORE_OPT_MODEL = 512,     /* --model rc11|c11 */
+    EXPLORE_OPT_CHECK_REDUCTION, /* --check-reduction[=sleep] */
+    EXPLORE_OPT_GRAPH_WIDTH,     /* --graph-width PT */
+    EXPLORE_OPT_REPLAY,          /* --replay ID */
+};
+/* Option c (one of the above) with its argument arg into o. False, and why (a sentence naming the option), if the
+ * argument is bad: the program says so and exits 2 with its usage. */
+bool explore_take_option(int c, const char *arg, explore_options *o, char *why, size_t size);
 
 /* Explores s in rounds (run.c), or replays o->replay; returns how many
  * schedules the last round ran. ctx is passed to each of s's callbacks

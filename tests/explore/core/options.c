@@ -48,6 +48,36 @@ bool explore_parse_points(const char *text, double *out)
     return true;
 }
 
+bool explore_take_option(int c, const char *arg, explore_options *o, char *why, size_t size)
+{
+    switch (c) {
+    case EXPLORE_OPT_MODEL:
+        if (explore_parse_model(arg, &o->c11))
+            return true;
+        snprintf(why, size, "--model %s: the model is rc11 or c11", arg);
+        return false;
+    case EXPLORE_OPT_CHECK_REDUCTION:
+        if (arg && strcmp(arg, "sleep") != 0) {
+            snprintf(why, size, "--check-reduction=%s: the oracle is every interleaving (no value) or sleep", arg);
+            return false;
+        }
+        o->check_reduction = arg ? EXPLORE_CHECK_SLEEP : EXPLORE_CHECK_EVERY;
+        return true;
+    case EXPLORE_OPT_GRAPH_WIDTH:
+        if (!explore_parse_points(arg, &o->graph_width)) {
+            snprintf(why, size, "--graph-width %s: a width in points, more than 0", arg);
+            return false;
+        }
+        return true;
+    case EXPLORE_OPT_REPLAY:
+        o->replay = arg;
+        return true;
+    default:
+        snprintf(why, size, "option %d is none of the explorer's shared options", c);
+        return false;
+    }
+}
+
 /* The trace's width: $COLUMNS, else the terminal's, else 100 on a
  * terminal that does not say; into a file or a pipe, no limit (the docs
  * build parses the columns whole). Under 60 is not a width. */

@@ -414,26 +414,27 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot [--graph-width PT]] [--candidates] [--json FILE]\n"
+    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot|FILE.svg [--graph-width PT]] [--candidates] [--json FILE]\n"
                     "       FILE.litmus...\n"
                     "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
 }
 
-/* The options, one table (getopt_long); none has a short form. */
-enum { OPT_CHECK = 256, OPT_AXIOMS, OPT_CANDIDATES, OPT_CHECK_REDUCTION, OPT_TRACE, OPT_GRAPH, OPT_GRAPH_WIDTH,
-       OPT_REPLAY, OPT_MODEL, OPT_JSON };
+/* The options, one table (getopt_long); none has a short form. Those the
+ * scenario programs take too are the explorer's (EXPLORE_OPT_..., read by
+ * explore_take_option). */
+enum { OPT_CHECK = 256, OPT_AXIOMS, OPT_CANDIDATES, OPT_TRACE, OPT_GRAPH, OPT_JSON };
 
 static const struct option g_options[] = {
     {"check", no_argument, NULL, OPT_CHECK},
     {"axioms", no_argument, NULL, OPT_AXIOMS},
     {"candidates", no_argument, NULL, OPT_CANDIDATES},
-    {"check-reduction", optional_argument, NULL, OPT_CHECK_REDUCTION},
+    {"check-reduction", optional_argument, NULL, EXPLORE_OPT_CHECK_REDUCTION},
     {"trace", no_argument, NULL, OPT_TRACE},
     {"graph", required_argument, NULL, OPT_GRAPH},
-    {"graph-width", required_argument, NULL, OPT_GRAPH_WIDTH},
-    {"replay", required_argument, NULL, OPT_REPLAY},
-    {"model", required_argument, NULL, OPT_MODEL},
+    {"graph-width", required_argument, NULL, EXPLORE_OPT_GRAPH_WIDTH},
+    {"replay", required_argument, NULL, EXPLORE_OPT_REPLAY},
+    {"model", required_argument, NULL, EXPLORE_OPT_MODEL},
     {"json", required_argument, NULL, OPT_JSON},
     {0},
 };
@@ -444,7 +445,7 @@ static const struct option g_options[] = {
 static int parse_options(int argc, char **argv, run *r, bool *check_expected, const char **json_path)
 {
     const char *program = argv[0];
-    double points;
+    char why[256];
     int c;
     while ((c = getopt_long(argc, argv, "", g_options, NULL)) != -1) {
         switch (c) {
@@ -457,36 +458,18 @@ static int parse_options(int argc, char **argv, run *r, bool *check_expected, co
         case OPT_CANDIDATES:
             r->candidates = true;
             break;
-        case OPT_CHECK_REDUCTION:
-            if (optarg && strcmp(optarg, "sleep") != 0) {
-                fprintf(stderr, "%s: --check-reduction=%s: the oracle is every interleaving (no value) or sleep\n",
-                        program, optarg);
-                return usage(program);
-            }
-            r->options.check_reduction = optarg ? EXPLORE_CHECK_SLEEP : EXPLORE_CHECK_EVERY;
-            break;
         case OPT_TRACE:
             r->trace = true;
             break;
         case OPT_GRAPH:
             r->graph = optarg;
             break;
-        case OPT_GRAPH_WIDTH:
-            if (!explore_parse_points(optarg, &points)) {
-                fprintf(stderr, "%s: --graph-width %s: a width in points, more than 0\n", program, optarg);
-                return usage(program);
-            }
-            explore_set_graph_width(points);
-            break;
-        case OPT_REPLAY:
-            r->options.replay = optarg;
-            break;
         case OPT_JSON:
             *json_path = optarg;
             break;
-        case OPT_MODEL:
-            if (!explore_parse_model(optarg, &r->options.c11)) {
-                fprintf(stderr, "%s: --model %s: the model is rc11 or c11\n", program, optarg);
+        case EXPLORE_OPT_MODEL: case EXPLORE_OPT_CHECK_REDUCTION: case EXPLORE_OPT_GRAPH_WIDTH: case EXPLORE_OPT_REPLAY:
+            if (!explore_take_option(c, optarg, &r->options, why, sizeof why)) {
+                fprintf(stderr, "%s: %s\n", program, why);
                 return usage(program);
             }
             break;

@@ -37,17 +37,17 @@ static int usage(const char *program)
 
 /* The options, one table (getopt_long): each long option's value is its
  * short letter, or one of these for those that have none. */
-enum { OPT_LIST = 256, OPT_REPLAY, OPT_GRAPH, OPT_GRAPH_WIDTH, OPT_WEAKEN, OPT_MODEL, OPT_CHECK_REDUCTION };
+enum { OPT_LIST = 256, OPT_GRAPH, OPT_WEAKEN }; /* (and the explorer's shared ones: EXPLORE_OPT_...) */
 
 static const struct option g_options[] = {
     {"list", no_argument, NULL, OPT_LIST},
     {"preemptions", required_argument, NULL, 'p'},
-    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"replay", required_argument, NULL, EXPLORE_OPT_REPLAY},
     {"graph", required_argument, NULL, OPT_GRAPH},
-    {"graph-width", required_argument, NULL, OPT_GRAPH_WIDTH},
+    {"graph-width", required_argument, NULL, EXPLORE_OPT_GRAPH_WIDTH},
     {"weaken", required_argument, NULL, OPT_WEAKEN},
-    {"model", required_argument, NULL, OPT_MODEL},
-    {"check-reduction", optional_argument, NULL, OPT_CHECK_REDUCTION},
+    {"model", required_argument, NULL, EXPLORE_OPT_MODEL},
+    {"check-reduction", optional_argument, NULL, EXPLORE_OPT_CHECK_REDUCTION},
     {0},
 };
 
@@ -65,7 +65,6 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
 {
     const char *program = argv[0];
     char why[1024];
-    double points;
     int c;
     while ((c = getopt_long(argc, argv, "p:", g_options, NULL)) != -1) {
         switch (c) {
@@ -85,32 +84,14 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
                 return 2;
             }
             break;
-        case OPT_MODEL:
-            if (!explore_parse_model(optarg, &o->c11)) {
-                fprintf(stderr, "%s: --model %s: the model is rc11 or c11\n", program, optarg);
-                return usage(program);
-            }
-            break;
-        case OPT_CHECK_REDUCTION:
-            if (optarg && strcmp(optarg, "sleep") != 0) {
-                fprintf(stderr, "%s: --check-reduction=%s: the oracle is every interleaving (no value) or sleep\n",
-                        program, optarg);
-                return usage(program);
-            }
-            o->check_reduction = optarg ? EXPLORE_CHECK_SLEEP : EXPLORE_CHECK_EVERY;
-            break;
         case OPT_GRAPH:
             explore_set_graph_path(optarg);
             break;
-        case OPT_GRAPH_WIDTH:
-            if (!explore_parse_points(optarg, &points)) {
-                fprintf(stderr, "%s: --graph-width %s: a width in points, more than 0\n", program, optarg);
+        case EXPLORE_OPT_MODEL: case EXPLORE_OPT_CHECK_REDUCTION: case EXPLORE_OPT_GRAPH_WIDTH: case EXPLORE_OPT_REPLAY:
+            if (!explore_take_option(c, optarg, o, why, sizeof why)) {
+                fprintf(stderr, "%s: %s\n", program, why);
                 return usage(program);
             }
-            explore_set_graph_width(points);
-            break;
-        case OPT_REPLAY:
-            o->replay = optarg;
             break;
         default: /* getopt_long said what it did not know */
             return usage(program);

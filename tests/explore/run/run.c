@@ -132,6 +132,7 @@ long explore_run(const explore_scenario *s, const explore_options *o, void *ctx)
     point_set_spurious_wakeups(o->spurious_wakeups);
     point_set_candidates(o->candidates);
     trace_set_width(o->width);
+    explore_set_graph_width(o->graph_width);
     const char *replay_id = o->replay;
     int bound = o->bound;
     if (replay_id) {
