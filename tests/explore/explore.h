@@ -348,6 +348,12 @@ void explore_write_candidate(const char *path, const explore_verdict *v); /* its
 void explore_trace_print(void);                   /* its trace, as a failure prints it */
 void explore_trace_write(FILE *f);                /* the same, into f */
 void explore_write_graph(const char *path);       /* its execution graph (Graphviz), as --graph draws a failure */
+/* The same as data, for --json: the trace's threads and steps, and the
+ * graph's columns, boxes, edges (v: a candidate's, its cycle among them;
+ * NULL: none), legend and notes, each as one JSON object written into j. */
+struct json; /* core/json.h's writer */
+void explore_trace_json(struct json *j);
+void explore_graph_json(struct json *j, const explore_verdict *v);
 /* Whether the schedule that just ran made an execution (what each load read,
  * the modification orders: execution.c) no earlier schedule of this round
  * made; asked again in the same schedule, the same answer. */

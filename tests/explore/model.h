@@ -357,7 +357,9 @@ void trace_print(void); /* the schedule's events, one column per thread */
 void trace_write(FILE *f); /* the same, into f */
 void trace_set_width(int width); /* the options' width (run.c, when the search starts) */
 void trace_format(const event *e, char *buf, size_t size); /* one event as its trace line says it */
+void trace_json(struct json *j); /* the same as data: the threads, then each line's number, thread and text */
 void graph_write(const char *path, const char *kind, const char *message);
+void graph_json(struct json *j, const char *kind, const char *message); /* the same graph as data (--json) */
 /* The events that make the failure, for the graph (fail.c keeps them). */
 typedef struct evidence {
     int events[8];

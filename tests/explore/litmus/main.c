@@ -81,6 +81,12 @@ typedef struct run {
     explore_verdict forbidden;  /* the candidate drawn: the shortest cycle found so far; n 0: none */
     char forbidden_state[1024];
     json *json;        /* --json FILE: each test's result as JSON too; NULL: none */
+    /* With --json: the execution that first reached each state, in the
+     * order reached (its trace and graph as JSON, execution_json), and the
+     * forbidden candidate's. */
+    char **executions;
+    int nexecutions;
+    char *forbidden_execution;
 } run;
 
 /* Each scenario function gets the run it works on as its context (main's). */
@@ -136,7 +142,62 @@ static void write_trace(const char *graph, int n)
     fclose(f);
 }
 
-static void first_reached(const run *r, int index, const int *values)
+/* The schedule that just ran as --json shows it: {"trace": ..., "graph":
+ * ...} (v: a candidate's cycle, drawn in its graph; NULL: none), in a
+ * string of its own, malloc'd; NULL if out of memory. */
+static char *execution_json(const explore_verdict *v)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    json j;
+    json_begin(&j, f);
+    json_object(&j);
+    json_key(&j, "trace");
+    explore_trace_json(&j);
+    json_key(&j, "graph");
+    explore_graph_json(&j, v);
+    json_end_object(&j);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Keeps the execution that first reached state index (--json). */
+static void keep_execution(run *r, int index)
+{
+    if (index >= r->nexecutions) {
+        char **more = realloc(r->executions, (size_t)(index + 1) * sizeof *more);
+        if (!more)
+            explore_fail("litmus", "no memory to keep the execution of state %d (--json)", index + 1);
+        for (int i = r->nexecutions; i <= index; ++i)
+            more[i] = NULL;
+        r->executions = more;
+        r->nexecutions = index + 1;
+    }
+    free(r->executions[index]);
+    r->executions[index] = execution_json(NULL);
+    if (!r->executions[index])
+        explore_fail("litmus", "no memory to write the execution of state %d (--json)", index + 1);
+}
+
+/* The executions kept for the last test, let go. */
+static void forget_executions(run *r)
+{
+    for (int i = 0; i < r->nexecutions; ++i)
+        free(r->executions[i]);
+    free(r->executions);
+    free(r->forbidden_execution);
+    r->executions = NULL;
+    r->nexecutions = 0;
+    r->forbidden_execution = NULL;
+}
+
+static void first_reached(run *r, int index, const int *values)
 {
     char state[1024];
     outcome_format(r->t, values, state, sizeof state);
@@ -148,6 +209,8 @@ static void first_reached(const run *r, int index, const int *values)
         explore_trace_print();
         printf("\n");
     }
+    if (r->json)
+        keep_execution(r, index);
     if (r->graph) {
         char path[1024];
         graph_path(r->graph, index + 1, path, sizeof path);
@@ -200,6 +263,10 @@ static void candidate(run *r, const int *values)
         return;
     r->forbidden = v;
     snprintf(r->forbidden_state, sizeof r->forbidden_state, "%s", state);
+    if (r->json) {
+        free(r->forbidden_execution);
+        r->forbidden_execution = execution_json(&r->forbidden);
+    }
     if (r->graph) {
         char path[1024];
         forbidden_path(r->graph, NULL, path, sizeof path);
@@ -322,10 +389,16 @@ static void write_json(run *r, const int *map, double seconds, int stated)
         graph_path(r->graph, map[i] + 1, paths[i], sizeof paths[i]);
         graphs[i] = paths[i];
     }
+    /* each state's execution, in the states' order (sorted, as printed) */
+    const char **executions = calloc((size_t)r->set.nstates + 1, sizeof *executions);
+    if (!executions)
+        explore_fail("litmus", "no memory to write %s's JSON", t->name);
+    for (int i = 0; i < r->set.nstates; ++i)
+        executions[i] = map[i] < r->nexecutions ? r->executions[map[i]] : NULL;
     json_object(j);
     json_key(j, "file");
     json_string(j, t->path);
-    outcome_json(j, t, &r->set, paths && graphs ? graphs : NULL, seconds);
+    outcome_json(j, t, &r->set, paths && graphs ? graphs : NULL, executions, seconds);
     json_key(j, "forbidden");
     if (r->candidates && r->forbidden.n) {
         char path[1024];
@@ -338,6 +411,11 @@ static void write_json(run *r, const int *map, double seconds, int stated)
         json_string(j, r->graph ? path : NULL);
         json_key(j, "why");
         json_string(j, r->forbidden.says);
+        json_key(j, "execution");
+        if (r->forbidden_execution)
+            json_raw(j, r->forbidden_execution);
+        else
+            json_null(j);
         json_end_object(j);
     } else {
         json_string(j, NULL);
@@ -350,6 +428,7 @@ static void write_json(run *r, const int *map, double seconds, int stated)
     json_end_object(j);
     free(paths);
     free(graphs);
+    free(executions);
 }
 
 /* Runs one test; false if its set is not the stated one (with --check). */
@@ -545,8 +624,10 @@ int main(int argc, char **argv)
     }
     explore_install_crash_handlers();
     bool all_stated = true;
-    for (int i = 0; i < ntests; ++i)
+    for (int i = 0; i < ntests; ++i) {
         all_stated &= run_test(&r, &tests[i], check_expected);
+        forget_executions(&r);
+    }
     if (json_file) {
         json_end_array(&j);
         json_end_object(&j);

@@ -282,7 +282,8 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
  * its counts, whether the condition's proposition holds there, and its
  * graph's file (graphs[i], NULL: none); then herd's verdict, Positive and
  * Negative, the race flag and the condition as herd prints it. */
-void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs, double seconds)
+void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs,
+                  const char *const *executions, double seconds)
 {
     static const char *const kinds[] = {"Allowed", "Forbidden", "Required"};
     static const char *const quantifiers[] = {"exists", "~exists", "forall"};
@@ -321,6 +322,11 @@ void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const c
         json_int(j, set->schedules[i]);
         json_key(j, "graph");
         json_string(j, graphs ? graphs[i] : NULL);
+        json_key(j, "execution"); /* the first that reached it: its trace and graph, as data */
+        if (executions && executions[i])
+            json_raw(j, executions[i]);
+        else
+            json_null(j);
         json_end_object(j);
         schedules += set->schedules[i];
     }

@@ -5,7 +5,7 @@
 #ifndef LOCKSTEP_LITMUS_OUTCOME_H
 #define LOCKSTEP_LITMUS_OUTCOME_H
 
-#include "json.h"
+#include "core/json.h"
 #include "litmus.h"
 
 /* The states found so far, in the order first reached. The arrays grow as
@@ -42,8 +42,10 @@ bool outcome_holds(const litmus_test *t, const cond *c, const int *values);
  * Positive/Negative, Flag, Condition, Observation, Time. */
 void outcome_print(const litmus_test *t, const outcome_set *set, double seconds);
 /* The same as members of the open JSON object j (--json); graphs[i]: the
- * i-th state's graph file, or graphs NULL. */
-void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs, double seconds);
+ * i-th state's graph file, or graphs NULL; executions[i]: the execution
+ * that first reached it, as JSON ({"trace", "graph"}), or NULL. */
+void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs,
+                  const char *const *executions, double seconds);
 
 /* --check: the states equal the file's "expect" lines, with its "expect-c11"
  * lines under C11 (and a race is flagged exactly when an "expect Flag

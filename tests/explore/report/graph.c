@@ -42,6 +42,7 @@
  * each kind is, and lists only the kinds this graph has.
  */
 #include "report/part.h"
+#include "core/json.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -400,16 +401,31 @@ static void layout(void)
 /* A pinned position, in inches (neato's unit), y up. */
 static void pin(FILE *f, double x, double y) { fprintf(f, "pos=\"%.3f,%.3f!\"", x / 72.0, -y / 72.0); }
 
-static void node(FILE *f, const box *b)
+/* How a box looks: the failure's own events orange and thick (hot), an
+ * order --weaken changed purple; a plain access or a note dashed, a fence
+ * rounded. */
+static bool box_look(const box *b, const char **color, const char **style)
 {
     const event *e = event_at(b->event);
     bool hot = blamed(b->event) || about_culprit(e) || (e->kind == EV_RESUME && e->depth > 1);
-    const char *color = hot ? "orangered" : e->kind == EV_ATOMIC && e->order != e->written ? "purple" : "black";
-    const char *style = e->kind == EV_NOTE || e->plain ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
-    /* a column's boxes as wide as each other, as herd7 draws them */
-    double w = b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W;
-    double h = b->lines * LINE_H + PAD_H;
-    if (st()->svg) {
+    *color = hot ? "orangered" : e->kind == EV_ATOMIC && e->order != e->written ? "purple" : "black";
+    *style = e->kind == EV_NOTE || e->plain ? "dashed" : e->kind == EV_FENCE ? "rounded,bold" : "solid";
+    return hot;
+}
+
+/* A box's size: a column's boxes as wide as each other, as herd7 draws them. */
+static double box_w(const box *b) { return b->col >= 0 ? st()->col_w[b->col] : b->chars * CHAR_W + PAD_W; }
+static double box_h(const box *b) { return b->lines * LINE_H + PAD_H; }
+
+static void node(FILE *f, const box *b)
+{
+    const event *e = event_at(b->event);
+    const char *color, *style;
+    bool hot = box_look(b, &color, &style);
+    double w = box_w(b), h = box_h(b);
+    if (st()->form == GRAPH_DATA)
+        return;
+    if (st()->form == GRAPH_SVG) {
         char id[16];
         snprintf(id, sizeof id, "e%d", b->event);
         svg_box(&st()->canvas, id, (svg_rect){b->x, b->y, w, h}, color, style, hot ? 2 : 0, e->line, b->text, b->where);
@@ -438,7 +454,9 @@ static void headers(FILE *f, bool inits)
     for (int c = 0; c < st()->cols; ++c) {
         int t = st()->col_thread[c];
         const char *title = t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name);
-        if (st()->svg) {
+        if (st()->form == GRAPH_DATA)
+            continue;
+        if (st()->form == GRAPH_SVG) {
             svg_label(&st()->canvas, st()->col_x[c], st()->row_y[1], FONT + 1, title);
             continue;
         }
@@ -446,9 +464,9 @@ static void headers(FILE *f, bool inits)
         pin(f, st()->col_x[c], st()->row_y[1]);
         fprintf(f, ", label=\"%s\"];\n", title);
     }
-    if (inits && !phone() && st()->svg) /* a phone's column has no room left of the graph: the row's "x = 0" says it */
+    if (inits && !phone() && st()->form == GRAPH_SVG) /* a phone's column has no room left of the graph: the row's "x = 0" says it */
         svg_label(&st()->canvas, -0.45 * 72, st()->row_y[0], FONT, "initially");
-    else if (inits && !phone())
+    else if (inits && !phone() && st()->form == GRAPH_DOT)
         fprintf(f, "  initially [shape=plaintext, fixedsize=false, width=0.3, height=0.2, margin=0, fontname=\"sans-serif\", fontsize=%.0f, label=\"initially\", "
                    "pos=\"%.3f,%.3f!\"];\n", FONT, -0.45, -st()->row_y[0] / 72.0);
 }
@@ -484,7 +502,7 @@ static void dot_end(FILE *f, int i)
  * colour, so that a graph read in black and white still says what it shows. */
 static void edge(FILE *f, graph_edge e)
 {
-    if (st()->svg) {
+    if (st()->form != GRAPH_DOT) {
         if (st()->edges == st()->edge_room) {
             int room = st()->edge_room ? 2 * st()->edge_room : 64;
             graph_edge *more = realloc(st()->edge, (size_t)room * sizeof *more);
@@ -773,12 +791,11 @@ static int failure_edges(FILE *f, const char *kind, const bool *shown, double *b
         int chars = snprintf(text, sizeof text, "the resume of %s", name ? name : "it");
         double x = last >= 0 ? st()->box[last].x : st()->col_x[0];
         double w = chars * CHAR_W + PAD_W, h = 2 * LINE_H + PAD_H, y = *bottom + h / 2;
-        if (st()->svg) {
-            char both[200];
-            snprintf(both, sizeof both, "%s\nthat never came", text);
-            st()->never = (svg_rect){x, y, w, h};
-            svg_box(&st()->canvas, "never", st()->never, "orangered", "dashed", 0, 0, both, NULL);
-        } else {
+        st()->never = (svg_rect){x, y, w, h};
+        snprintf(st()->never_text, sizeof st()->never_text, "%s\nthat never came", text);
+        if (st()->form == GRAPH_SVG) {
+            svg_box(&st()->canvas, "never", st()->never, "orangered", "dashed", 0, 0, st()->never_text, NULL);
+        } else if (st()->form == GRAPH_DOT) {
             fprintf(f, "  never [style=dashed, color=orangered, fontcolor=orangered, width=%.3f, height=%.3f, ",
                     w / 72.0, h / 72.0);
             pin(f, x, y);
@@ -805,7 +822,11 @@ static void note_under(FILE *f, const char *name, const char *text, const char *
     for (const char *p = wrapped; *p; ++p)
         lines += *p == '\n';
     double w = chars * CHAR_W + PAD_W + 16, h = lines * LINE_H + PAD_H + 6; /* the note's folded corner */
-    if (st()->svg) {
+    if (st()->form == GRAPH_DATA) {
+        *bottom += h + ROW_GAP;
+        return;
+    }
+    if (st()->form == GRAPH_SVG) {
         svg_note(&st()->canvas, (svg_rect){w / 2, *bottom + h / 2, w, h}, color, wrapped);
         *bottom += h + ROW_GAP;
         return;
@@ -829,40 +850,44 @@ static void legend_row(char *buf, size_t size, int *longest, const char *color, 
 
 /* The legend: only the kinds this graph draws, left-aligned under the
  * graph (in view on a phone, where the graph scrolls). */
+/* The legend's rows, one per kind of box or edge a graph may draw. */
+static const struct legend_row {
+    int kind;
+    const char *color, *mark, *text;
+} LEGEND[] = {
+    {K_PO, "gray40", "&#8212;&#8212;", "po: program order"},
+    {K_RF, "red", "&#8212;&#8212;", "rf: reads from"},
+    {K_STALE, "red", "- - -", "rf, stale: a newer store existed"},
+    {K_SW, "darkgreen", "&#8212;&#8212;", "sw: an acquire read a release"},
+    {K_FSW, "darkgreen", "&#8212;&#8212;", "sw: a release fence, then an acquire fence"},
+    {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
+    {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
+    {K_FR, "sienna", "- - -", "fr: a read, then the store after the one it read"},
+    {K_HB, "darkgreen", "&#183; &#183; &#183;", "hb: happens before, across threads"},
+    {K_CYCLE, "red", "&#9473;&#9473;", "the cycle RC11 rejects (see the note)"},
+    {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
+    {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
+    {K_FAIL, "orangered", "- - -", "the failure's events, in order"},
+    {K_WEAK, "purple", "purple", "an order weakened by --weaken"},
+};
+
 static void legend(FILE *f, int kinds, double bottom)
 {
-    static const struct {
-        int kind;
-        const char *color, *mark, *text;
-    } rows[] = {
-        {K_PO, "gray40", "&#8212;&#8212;", "po: program order"},
-        {K_RF, "red", "&#8212;&#8212;", "rf: reads from"},
-        {K_STALE, "red", "- - -", "rf, stale: a newer store existed"},
-        {K_SW, "darkgreen", "&#8212;&#8212;", "sw: an acquire read a release"},
-        {K_FSW, "darkgreen", "&#8212;&#8212;", "sw: a release fence, then an acquire fence"},
-        {K_LOCK, "darkgreen", "&#8212;&#8212;", "sw: an unlock, then the next lock"},
-        {K_MO, "blue", "&#8212;&#8212;", "mo: modification order of a location"},
-        {K_FR, "sienna", "- - -", "fr: a read, then the store after the one it read"},
-        {K_HB, "darkgreen", "&#183; &#183; &#183;", "hb: happens before, across threads"},
-        {K_CYCLE, "red", "&#9473;&#9473;", "the cycle RC11 rejects (see the note)"},
-        {K_FENCE, "black", "(&#160;)", "rounded: a fence"},
-        {K_PLAIN, "black", "[- -]", "dashed: a plain access or a note"},
-        {K_FAIL, "orangered", "- - -", "the failure's events, in order"},
-        {K_WEAK, "purple", "purple", "an order weakened by --weaken"},
-    };
     char table[2400] = "";
     int n = 0, longest = 0;
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) {
-        if (!(kinds & rows[k].kind))
+    for (size_t k = 0; k < sizeof LEGEND / sizeof LEGEND[0]; ++k) {
+        if (!(kinds & LEGEND[k].kind))
             continue;
-        if (st()->svg) /* a row of text each, left-aligned under the graph */
-            svg_legend_row(&st()->canvas, 0, bottom + PAD_H / 2 + (n + 0.5) * (LINE_H + 4), rows[k].color,
-                           rows[k].mark, rows[k].text);
+        if (st()->form == GRAPH_DATA)
+            continue;
+        if (st()->form == GRAPH_SVG) /* a row of text each, left-aligned under the graph */
+            svg_legend_row(&st()->canvas, 0, bottom + PAD_H / 2 + (n + 0.5) * (LINE_H + 4), LEGEND[k].color,
+                           LEGEND[k].mark, LEGEND[k].text);
         else
-            legend_row(table, sizeof table, &longest, rows[k].color, rows[k].mark, rows[k].text);
+            legend_row(table, sizeof table, &longest, LEGEND[k].color, LEGEND[k].mark, LEGEND[k].text);
         ++n;
     }
-    if (!n || st()->svg)
+    if (!n || st()->form != GRAPH_DOT)
         return;
     double h = n * (LINE_H + 4) + PAD_H, w = longest * FONT * 0.62; /* sans-serif: about 0.6 em a character (DejaVu Sans) */
     fprintf(f, "  legend [shape=plaintext, fixedsize=true, width=%.3f, height=%.3f, margin=0, fontname=\"sans-serif\", "
@@ -979,27 +1004,17 @@ static bool ends_with(const char *s, const char *tail)
     return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
-void graph_write(const char *path, const char *kind, const char *message)
+/* The graph, laid out and drawn in st()->form: the boxes, the edges of
+ * each relation, the notes under them, the legend; returns the kinds drawn. */
+static int drawing(FILE *f, const char *kind, const char *message)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        printf("explore: cannot write %s\n", path);
-        return;
-    }
-    st()->svg = ends_with(path, ".svg");
-    st()->never = (svg_rect){0, 0, 0, 0};
-    if (st()->svg && !svg_begin(&st()->canvas, label_size())) {
-        printf("explore: cannot write %s: out of memory\n", path);
-        fclose(f);
-        return;
-    }
     bool *shown = st()->shown;
     collect(kind, shown);
     layout();
     bool inits = false;
     for (int k = 0; k < st()->boxes; ++k)
         inits |= st()->box[k].col < 0;
-    if (!st()->svg)
+    if (st()->form == GRAPH_DOT)
         fprintf(f, "digraph execution {\n  layout=neato; splines=true; overlap=true; outputorder=edgesfirst;\n"
                "  node [shape=box, fontname=\"monospace\", fontsize=%.0f, fixedsize=true, margin=\"0.1,0.05\"];\n"
                "  edge [arrowsize=0.7];\n", FONT);
@@ -1027,13 +1042,161 @@ void graph_write(const char *path, const char *kind, const char *message)
         note_under(f, "cycle", text, "red", &bottom);
     }
     legend(f, kinds, bottom);
-    if (st()->svg) {
+    return kinds;
+}
+
+void graph_write(const char *path, const char *kind, const char *message)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        printf("explore: cannot write %s\n", path);
+        return;
+    }
+    st()->form = ends_with(path, ".svg") ? GRAPH_SVG : GRAPH_DOT;
+    st()->never = (svg_rect){0, 0, 0, 0};
+    if (st()->form == GRAPH_SVG && !svg_begin(&st()->canvas, label_size())) {
+        printf("explore: cannot write %s: out of memory\n", path);
+        fclose(f);
+        return;
+    }
+    drawing(f, kind, message);
+    if (st()->form == GRAPH_SVG) {
         svg_edges();
         svg_end(&st()->canvas, f);
     } else {
         fprintf(f, "}\n");
     }
     fclose(f);
+}
+
+static void json_number_key(json *j, const char *key, double v)
+{
+    json_key(j, key);
+    json_number(j, v);
+}
+
+static void json_string_key(json *j, const char *key, const char *v)
+{
+    json_key(j, key);
+    json_string(j, v);
+}
+
+static void json_box(json *j, const box *b)
+{
+    const event *e = event_at(b->event);
+    const char *color, *style;
+    char id[16];
+    box_look(b, &color, &style);
+    snprintf(id, sizeof id, "e%d", b->event);
+    json_object(j);
+    json_string_key(j, "id", id);
+    json_key(j, "line"); /* the trace's line it is; 0: none (an initial value) */
+    json_int(j, e->line);
+    json_key(j, "column"); /* null: an initial value, in the row above the columns, over "over" */
+    if (b->col >= 0)
+        json_int(j, b->col);
+    else
+        json_null(j);
+    json_key(j, "over");
+    json_int(j, b->col >= 0 ? b->col : b->over);
+    json_key(j, "row");
+    json_int(j, b->row);
+    json_number_key(j, "x", b->x);
+    json_number_key(j, "y", b->y);
+    json_number_key(j, "w", box_w(b));
+    json_number_key(j, "h", box_h(b));
+    json_string_key(j, "text", b->text);
+    json_string_key(j, "where", b->where[0] ? b->where : NULL);
+    json_string_key(j, "color", color);
+    json_string_key(j, "style", style);
+    json_end_object(j);
+}
+
+static void json_edge(json *j, const graph_edge *e)
+{
+    char from[16] = "never", to[16] = "never";
+    if (e->from != GRAPH_NEVER)
+        snprintf(from, sizeof from, "e%d", e->from);
+    if (e->to != GRAPH_NEVER)
+        snprintf(to, sizeof to, "e%d", e->to);
+    json_object(j);
+    json_string_key(j, "from", from);
+    json_string_key(j, "to", to);
+    json_string_key(j, "relation", e->label ? e->label : e->head); /* NULL: the failure's own */
+    json_key(j, "cycle"); /* a candidate's cycle, the relation named at its head */
+    json_bool(j, e->head != NULL);
+    json_string_key(j, "color", e->color);
+    json_string_key(j, "style", e->style ? e->style : "solid");
+    json_number_key(j, "pen", e->pen ? e->pen : 1);
+    json_key(j, "both");
+    json_bool(j, e->both);
+    json_end_object(j);
+}
+
+/* The graph as data (--json): the same boxes, edges, notes and legend
+ * graph_write draws, with the layout's places (points, y down), so that a
+ * program reads what the picture shows without reading the picture. */
+void graph_json(json *j, const char *kind, const char *message)
+{
+    char name[64];
+    st()->form = GRAPH_DATA;
+    st()->never = (svg_rect){0, 0, 0, 0};
+    int kinds = drawing(NULL, kind, message);
+    json_object(j);
+    json_number_key(j, "width", st()->width);
+    json_number_key(j, "font_size", FONT);         /* a box's text, points */
+    json_number_key(j, "label_size", label_size()); /* an edge's label, points */
+    json_key(j, "columns");
+    json_array(j);
+    for (int c = 0; c < st()->cols; ++c) {
+        int t = st()->col_thread[c];
+        json_object(j);
+        json_string_key(j, "thread", t == EXPLORE_MAIN ? "main" : name_thread(t, name, sizeof name));
+        json_number_key(j, "x", st()->col_x[c]);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_key(j, "boxes");
+    json_array(j);
+    for (int k = 0; k < st()->boxes; ++k)
+        json_box(j, &st()->box[k]);
+    if (st()->never.w > 0) { /* a lost wake-up's: the resume that never came */
+        json_object(j);
+        json_string_key(j, "id", "never");
+        json_string_key(j, "text", st()->never_text);
+        json_string_key(j, "color", "orangered");
+        json_string_key(j, "style", "dashed");
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_key(j, "edges");
+    json_array(j);
+    for (int k = 0; k < st()->edges; ++k)
+        json_edge(j, &st()->edge[k]);
+    json_end_array(j);
+    json_key(j, "notes");
+    json_array(j);
+    if (message) {
+        char text[1400];
+        snprintf(text, sizeof text, "FAILED (%s): %s", kind, message);
+        json_string(j, text);
+    }
+    if (st()->cycle && st()->cycle->n) {
+        char text[300];
+        snprintf(text, sizeof text, "FORBIDDEN, %s", st()->cycle->says);
+        json_string(j, text);
+    }
+    json_end_array(j);
+    json_key(j, "legend");
+    json_array(j);
+    for (size_t k = 0; k < sizeof LEGEND / sizeof LEGEND[0]; ++k)
+        if (kinds & LEGEND[k].kind)
+            json_string(j, LEGEND[k].text);
+    json_end_array(j);
+    json_end_object(j);
+    free(st()->edge);
+    st()->edge = NULL;
+    st()->edges = st()->edge_room = 0;
 }
 
 /* --graph-width: a phone's graph is narrower (its text wraps into more
@@ -1053,3 +1216,10 @@ void explore_write_candidate(const char *path, const explore_verdict *v)
 /* A schedule that passed (a litmus test's outcome): its events and
  * relations, no failure. */
 void explore_write_graph(const char *path) { graph_write(path, "", NULL); }
+
+void explore_graph_json(struct json *j, const explore_verdict *v)
+{
+    st()->cycle = v && v->n ? v : NULL;
+    graph_json(j, "", NULL);
+    st()->cycle = NULL;
+}

@@ -49,14 +49,16 @@ typedef struct graph_state {
     int mo_next[MAX_EVENTS]; /* per store (the initial value too): the next store in its location's mo, -1 none */
     double page_w;           /* --graph-width, points; 0: PAGE_W */
     const explore_verdict *cycle; /* a candidate's: the cycle RC11 rejects, drawn in red; NULL none */
-    /* --graph FILE.svg: drawn here (graph_svg.c), not by Graphviz: the
-     * edges kept until all are known (two between the same boxes bow
-     * apart), the box of a lost wake-up's resume that never came. */
-    bool svg;
+    /* --graph FILE.svg: drawn here (graph_svg.c), not by Graphviz; --json:
+     * the graph as data. The edges kept until all are known (two between
+     * the same boxes bow apart), the box of a lost wake-up's resume that
+     * never came. */
+    enum graph_form { GRAPH_DOT, GRAPH_SVG, GRAPH_DATA } form; /* GRAPH_DATA: graph_json's, drawn by no one */
     svg_canvas canvas;
     graph_edge *edge; /* malloc'd as they come, freed once drawn */
     int edges, edge_room;
     svg_rect never;
+    char never_text[200];
 } graph_state;
 
 #endif /* LOCKSTEP_EXPLORE_GRAPH_STATE_H */

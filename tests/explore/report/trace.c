@@ -15,6 +15,7 @@
  * cmake/teach_pages.cmake).
  */
 #include "report/part.h"
+#include "core/json.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -317,8 +318,50 @@ void trace_write(FILE *f)
     fflush(f);
 }
 
+/* The same trace as data (--json): the threads' names, then each line of
+ * the trace, its number, its thread (null: the main thread's setup and
+ * checks) and its text, whole; whether the trace was cut short. */
+void trace_json(json *j)
+{
+    char text[TRACE_LINE];
+    json_object(j);
+    json_key(j, "threads");
+    json_array(j);
+    for (int t = 0; t < thread_count(); ++t) {
+        char head[64];
+        snprintf(head, sizeof head, "T%d %s", t, thread_name(t));
+        json_string(j, head);
+    }
+    json_end_array(j);
+    json_key(j, "steps");
+    json_array(j);
+    for (int i = 0; i < event_count(); ++i) {
+        const event *e = event_at(i);
+        if (!e->line)
+            continue;
+        trace_format(e, text, sizeof text);
+        json_object(j);
+        json_key(j, "line");
+        json_int(j, e->line);
+        json_key(j, "thread");
+        if (e->thread == EXPLORE_MAIN)
+            json_null(j);
+        else
+            json_int(j, e->thread);
+        json_key(j, "text");
+        json_string(j, text);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_key(j, "truncated");
+    json_bool(j, events_truncated());
+    json_end_object(j);
+}
+
 void trace_print(void) { trace_write(stdout); }
 
 void explore_trace_print(void) { trace_print(); }
 
 void explore_trace_write(FILE *f) { trace_write(f); }
+
+void explore_trace_json(struct json *j) { trace_json(j); }

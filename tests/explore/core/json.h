@@ -1,7 +1,7 @@
-/* A JSON writer, just enough for explore_litmus --json (json.c): values
+/* A JSON writer, just enough for the explorer's --json (json.c): values
  * written in order, the commas and the quoting done here. */
-#ifndef LOCKSTEP_LITMUS_JSON_H
-#define LOCKSTEP_LITMUS_JSON_H
+#ifndef LOCKSTEP_EXPLORE_JSON_H
+#define LOCKSTEP_EXPLORE_JSON_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,5 +25,9 @@ void json_string(json *j, const char *s); /* NULL: null */
 void json_int(json *j, long v);
 void json_number(json *j, double v);
 void json_bool(json *j, bool v);
+void json_null(json *j);
+/* A value already written as JSON (text: one whole JSON value, as another
+ * json writer wrote it), copied in as it is. */
+void json_raw(json *j, const char *text);
 
-#endif /* LOCKSTEP_LITMUS_JSON_H */
+#endif /* LOCKSTEP_EXPLORE_JSON_H */

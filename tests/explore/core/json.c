@@ -4,7 +4,7 @@
  * comma before its next member. Strings are UTF-8 as the program holds
  * them; quotes, backslashes and control characters are escaped.
  */
-#include "json.h"
+#include "core/json.h"
 
 #include <assert.h>
 
@@ -91,4 +91,16 @@ void json_bool(json *j, bool v)
 {
     before_value(j);
     fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(json *j)
+{
+    before_value(j);
+    fputs("null", j->f);
+}
+
+void json_raw(json *j, const char *text)
+{
+    before_value(j);
+    fputs(text, j->f);
 }
