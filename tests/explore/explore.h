@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct json; /* core/json.h's writer: --json */
+
 /* Most threads in a scenario (a decision is a bit mask over them). */
 #define EXPLORE_MAX_THREADS 4
 /* The main thread (setup and checks), as explore_self() says it: the
@@ -322,6 +324,17 @@ long explore_compare_search(const explore_scenario *s, const explore_options *o,
 int explore_bound(void);       /* the last round's bound */
 bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
 void explore_set_graph_path(const char *path);                 /* --graph FILE */
+/* --json FILE: the run's result as JSON in FILE, for programs to read:
+ * "result" passed, failed or skipped; a failure's kind, message, replay
+ * command, trace and graph (explore_trace_json, explore_graph_json); a
+ * pass's executions and schedules. explore_json_begin opens FILE with
+ * the members every result has (the program, step, component, scenario,
+ * result) and leaves the object open for the caller's; explore_json_end
+ * closes it. False if FILE cannot be written (said on stderr) or no
+ * --json was given. */
+void explore_set_json_path(const char *path);
+bool explore_json_begin(struct json *j, const explore_scenario *s, const char *program, const char *result);
+bool explore_json_end(struct json *j);
 void explore_set_graph_width(double points);                   /* --graph-width PT: the widest the graph's layout may be */
 void explore_install_crash_handlers(void);
 /* From a scenario's check(), about the schedule that just ran: */
@@ -351,7 +364,6 @@ void explore_write_graph(const char *path);       /* its execution graph (Graphv
 /* The same as data, for --json: the trace's threads and steps, and the
  * graph's columns, boxes, edges (v: a candidate's, its cycle among them;
  * NULL: none), legend and notes, each as one JSON object written into j. */
-struct json; /* core/json.h's writer */
 void explore_trace_json(struct json *j);
 void explore_graph_json(struct json *j, const explore_verdict *v);
 /* Whether the schedule that just ran made an execution (what each load read,

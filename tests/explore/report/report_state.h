@@ -8,6 +8,7 @@
 /* The report's settings, its part of the world (run/world.h). */
 typedef struct report_state {
     const char *graph_path; /* --graph FILE, or NULL */
+    const char *json_path;  /* --json FILE, or NULL */
 } report_state;
 
 #endif /* LOCKSTEP_EXPLORE_REPORT_STATE_H */

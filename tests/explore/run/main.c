@@ -20,6 +20,7 @@
  * binary, or no weaker order, is bad usage), 77 the scenario needs a later step.
  */
 #include "explore.h"
+#include "core/json.h"
 #include "skip_log.h"
 
 #include <getopt.h>
@@ -30,14 +31,14 @@
 static int usage(const char *program)
 {
     fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot|FILE.svg [--graph-width PT]]\n"
-                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]]\n       %s --list\n", program,
+                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]] [--json FILE]\n       %s --list\n", program,
             program);
     return 2;
 }
 
 /* The options, one table (getopt_long): each long option's value is its
  * short letter, or one of these for those that have none. */
-enum { OPT_LIST = 256, OPT_GRAPH, OPT_WEAKEN }; /* (and the explorer's shared ones: EXPLORE_OPT_...) */
+enum { OPT_LIST = 256, OPT_GRAPH, OPT_WEAKEN, OPT_JSON }; /* (and the explorer's shared ones: EXPLORE_OPT_...) */
 
 static const struct option g_options[] = {
     {"list", no_argument, NULL, OPT_LIST},
@@ -48,6 +49,7 @@ static const struct option g_options[] = {
     {"weaken", required_argument, NULL, OPT_WEAKEN},
     {"model", required_argument, NULL, EXPLORE_OPT_MODEL},
     {"check-reduction", optional_argument, NULL, EXPLORE_OPT_CHECK_REDUCTION},
+    {"json", required_argument, NULL, OPT_JSON},
     {0},
 };
 
@@ -87,6 +89,9 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
         case OPT_GRAPH:
             explore_set_graph_path(optarg);
             break;
+        case OPT_JSON:
+            explore_set_json_path(optarg);
+            break;
         case EXPLORE_OPT_MODEL: case EXPLORE_OPT_CHECK_REDUCTION: case EXPLORE_OPT_GRAPH_WIDTH: case EXPLORE_OPT_REPLAY:
             if (!explore_take_option(c, optarg, o, why, sizeof why)) {
                 fprintf(stderr, "%s: %s\n", program, why);
@@ -108,7 +113,7 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
  * line appended to the run's list of skips, which ctest prints after its
  * summary (skip_log.c, as for a unit test). The one place that
  * decides which steps a scenario applies to: CMake registers every one. */
-static int skip(const explore_scenario *s)
+static int skip(const explore_scenario *s, const char *program)
 {
     char line[512];
     if (explore_step < s->min_step)
@@ -119,7 +124,44 @@ static int skip(const explore_scenario *s)
                  explore_component, s->name, s->max_step, s->max_why);
     printf("SKIPPED: %s\n", line);
     lockstep_skip_log(line);
+    json j;
+    if (explore_json_begin(&j, s, program, "skipped")) {
+        json_key(&j, "why");
+        json_string(&j, line);
+        explore_json_end(&j);
+    }
     return 77;
+}
+
+/* Every schedule passed, as --json gives it: the executions and schedules
+ * the search met, how it searched (reduced with no bound, every
+ * interleaving, bounded), whether it met every execution, and, with
+ * --check-reduction, whether the reduction met all the oracle did. */
+static void passed_json(const explore_scenario *s, const explore_options *o, long executions, long schedules,
+                        int reduction_status)
+{
+    json j;
+    if (!explore_json_begin(&j, s, o->program, reduction_status ? "failed" : "passed"))
+        return;
+    bool reduced = !o->bound_is_hard, complete = explore_exhaustive();
+    json_key(&j, "executions");
+    json_int(&j, executions);
+    json_key(&j, "schedules");
+    json_int(&j, schedules);
+    json_key(&j, "search");
+    json_string(&j, reduced ? "reduced" : complete ? "every interleaving" : "bounded");
+    json_key(&j, "bound"); /* preemptions: the bound a bounded search stopped at, or the most any needed */
+    if (reduced)
+        json_null(&j);
+    else
+        json_int(&j, explore_bound());
+    json_key(&j, "complete"); /* every execution met */
+    json_bool(&j, complete);
+    if (o->check_reduction) {
+        json_key(&j, "reduction_checked");
+        json_bool(&j, reduction_status == 0);
+    }
+    explore_json_end(&j);
 }
 
 int main(int argc, char **argv)
@@ -149,7 +191,7 @@ int main(int argc, char **argv)
         o.bound_is_hard = true;
     }
     if (explore_step < s->min_step || (s->max_step && explore_step > s->max_step))
-        return skip(s);
+        return skip(s, program);
 
     explore_install_crash_handlers();
     printf("explore: step %02d %s %s: %s\n", explore_step, explore_component, s->name, s->about);
@@ -180,6 +222,8 @@ int main(int argc, char **argv)
                "schedules with more were skipped), every one passed\n", e, n, explore_bound(),
                explore_bound() == 1 ? "" : "s");
     status = o.check_reduction && explore_compare_search(s, &o, ctx) != 0 ? 1 : 0;
+    if (!o.replay)
+        passed_json(s, &o, e, n, status);
     free(ctx);
     return status;
 }
