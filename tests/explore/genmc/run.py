@@ -23,6 +23,7 @@ Not a ctest: GenMC is not a package (../shared/tools/genmc/build.sh, beside the
 repository, builds it).
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -41,7 +42,6 @@ PAIRS = [
     ("task_chain_three_threads.c", [], "task", "chain_across_three_threads", 1, 7),
 ]
 
-EXPLORE_RE = re.compile(r"explore: (\d+) executions?, (\d+) schedules?")
 GENMC_RE = re.compile(r"Number of complete executions explored: (\d+)")
 
 
@@ -109,15 +109,21 @@ def genmc_count(args, program, defines, step, step_dir, workdir):
 
 
 def explorer_count(args, component, scenario, step):
-    """(executions or None, schedules, seconds, note)."""
+    """(executions or None, schedules, seconds, note): the explorer's --json."""
     exe = os.path.join(args.build_dir, "tests", "explore", f"explore_{component}_step{step:02d}")
     if not os.path.exists(exe):
         return None, None, 0.0, f"not built: cmake --build {args.build_dir} --target {os.path.basename(exe)}"
-    status, out, secs = run([exe, scenario], args.timeout)
-    m = EXPLORE_RE.search(out)
-    if status != 0 or not m:
-        return None, None, secs, "explorer: " + first_error(out)
-    return int(m.group(1)), int(m.group(2)), secs, ""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = os.path.join(tmp, "result.json")
+        status, out, secs = run([exe, scenario, "--json", result], args.timeout)
+        try:
+            with open(result, encoding="utf-8") as f:
+                got = json.load(f)
+        except (OSError, ValueError):
+            got = {}
+    if status != 0 or got.get("result") != "passed":
+        return None, None, secs, "explorer: " + (got.get("message") or got.get("why") or first_error(out))
+    return got["executions"], got["schedules"], secs, ""
 
 
 def main():
