@@ -27,10 +27,11 @@ unexplained difference with herd7, or on a registered file the explorer
 does not match. Standard library only.
 """
 import argparse
+import json
 import os
-import re
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,13 +67,23 @@ def herd_run(herd7, path, model="rc11.cat"):
 
 
 def explorer_check(explorer, path):
-    """explore_litmus --check: its exit code, how long it took, its verdict's lines and its counts."""
+    """explore_litmus --check: its exit code, how long it took, what it said
+    when it did not agree (its stderr: a refusal's FILE:LINE:COL, a failure)
+    and its counts, herd's `Positive: P Negative: N`, from its --json."""
     start = time.monotonic()
-    out = subprocess.run([explorer, "--check", str(path)], capture_output=True, text=True, timeout=1800)
+    with tempfile.TemporaryDirectory() as tmp:
+        result = Path(tmp) / "result.json"
+        out = subprocess.run([explorer, "--check", "--json", str(result), str(path)], capture_output=True, text=True,
+                             timeout=1800)
+        try:
+            tests = json.loads(result.read_text())["tests"]
+        except (OSError, ValueError, KeyError):
+            tests = []
     seconds = time.monotonic() - start
-    verdict = [l for l in (out.stdout + out.stderr).splitlines()
-               if l.startswith("explore_litmus:") or re.match(r".*\.litmus:\d+:", l) or "FAILED" in l]
-    return out.returncode, seconds, verdict, (herd.parse(out.stdout) or herd.Result()).counts
+    said = ([l for l in out.stdout.splitlines() if l.startswith("explore_litmus:")] + out.stderr.strip().splitlines()
+            if out.returncode else [])
+    counts = f"Positive: {tests[0]['positive']} Negative: {tests[0]['negative']}" if tests else None
+    return out.returncode, seconds, said, counts
 
 
 def check_rc11(herd, test, tally):
