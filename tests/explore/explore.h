@@ -194,6 +194,7 @@ typedef struct explore_site {
     int line;
     const char *object; /* the object as written: "&p->m_waiting" */
     const char *order;  /* the order as written ("memory_order_acq_rel"), or NULL */
+    const char *function; /* __func__ where it is written ("simple_promise_final_suspend"), or NULL */
 } explore_site;
 
 enum explore_rmw { EXPLORE_RMW_XCHG, EXPLORE_RMW_ADD, EXPLORE_RMW_SUB, EXPLORE_RMW_OR, EXPLORE_RMW_AND, EXPLORE_RMW_XOR };

@@ -64,7 +64,7 @@
 
 /* The call's site, named explore_site_; registered if it is atomic. */
 #define EXPLORE_SITE(call, name, obj, mo)                                                                       \
-    static const explore_site explore_site_ = {call, name, __FILE__, __LINE__, obj, mo}
+    static const explore_site explore_site_ = {call, name, __FILE__, __LINE__, obj, mo, __func__}
 #define EXPLORE_ATOMIC_SITE(call, name, obj, mo)                                                                \
     EXPLORE_SITE(call, name, obj, mo);                                                                       \
     __attribute__((used, section(EXPLORE_SITES_SECTION))) static const explore_site *const explore_entry_ =     \

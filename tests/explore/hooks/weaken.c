@@ -1,6 +1,8 @@
 /*
  * --weaken FILE:LINE=ORDER: run the step as if the atomic operation at
- * FILE:LINE had a weaker order, with no rebuild: what a walkthrough shows,
+ * FILE:LINE had a weaker order, with no rebuild; FILE:FUNCTION=ORDER names
+ * the one atomic operation of that function (FUNCTION/N its N-th, in line
+ * order: a function with several), as the pages' anchors do: what a walkthrough shows,
  * and what a student tries before editing a copy. Both orders of a
  * compare-exchange are weakened to at most the given one (a failure order
  * that is already no stronger stays).
@@ -101,12 +103,62 @@ static void files(char *buf, size_t size)
     }
 }
 
+/* FUNCTION or FUNCTION/N of file into its atomic operation's line: the
+ * one the function has, or its n-th (1-based) in line order. 0, and why,
+ * if there is no such function with atomic operations, or it has several
+ * and no N says which. */
+static int function_line(const char *file, const char *function, size_t len, int nth, char *why, size_t size)
+{
+    size_t n;
+    const explore_site *const *all = sites(&n);
+    int lines[64], nlines = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const explore_site *s = all[i];
+        if (!s->function || !s->order || strcmp(base_name(s->file), file) != 0 || strlen(s->function) != len ||
+            strncmp(s->function, function, len) != 0)
+            continue;
+        bool dup = false;
+        for (int k = 0; k < nlines; ++k)
+            dup |= lines[k] == s->line;
+        if (!dup && nlines < 64)
+            lines[nlines++] = s->line;
+    }
+    for (int a = 1; a < nlines; ++a)
+        for (int b = a; b > 0 && lines[b - 1] > lines[b]; --b) {
+            int t = lines[b];
+            lines[b] = lines[b - 1];
+            lines[b - 1] = t;
+        }
+    if (nlines == 0) {
+        snprintf(why, size, "%s has no function %.*s with an atomic operation", file, (int)len, function);
+        return 0;
+    }
+    if (nth == 0 && nlines == 1)
+        return lines[0];
+    if (nth >= 1 && nth <= nlines)
+        return lines[nth - 1];
+    char list[256];
+    size_t used = 0;
+    list[0] = '\0';
+    for (int k = 0; k < nlines && used < sizeof list; ++k)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", k ? ", " : "", lines[k]);
+    if (nth > nlines)
+        snprintf(why, size, "%.*s in %s has %d atomic operation%s (line%s %s), no %d%s", (int)len, function, file,
+                 nlines, nlines == 1 ? "" : "s", nlines == 1 ? "" : "s", list, nth,
+                 nth == 2 ? "nd" : nth == 3 ? "rd" : "th");
+    else
+        snprintf(why, size, "%.*s in %s has %d atomic operations (lines %s): say which, %.*s/1 to %.*s/%d",
+                 (int)len, function, file, nlines, list, (int)len, function, (int)len, function, nlines);
+    return 0;
+}
+
 bool weaken_add(const char *spec, char *why, size_t size)
 {
     const char *colon = strchr(spec, ':'), *eq = strchr(spec, '=');
     weakening w = {.order = -1};
     if (!colon || !eq || eq < colon || (size_t)(colon - spec) >= 256) {
-        snprintf(why, size, "--weaken takes FILE:LINE=ORDER, e.g. task.c:102=release, not %s", spec);
+        snprintf(why, size, "--weaken takes FILE:LINE=ORDER or FILE:FUNCTION[/N]=ORDER, e.g. task.c:102=release, not %s",
+                 spec);
         return false;
     }
     char path[256];
@@ -116,9 +168,28 @@ bool weaken_add(const char *spec, char *why, size_t size)
     long line = strtol(colon + 1, &end, 10);
     w.line = end == eq && line > 0 && line < 1000000 ? (int)line : 0; /* the whole of LINE, a number */
     w.order = explore_order_parse(eq + 1);
+    if (!w.line && (colon[1] == '_' || (colon[1] >= 'a' && colon[1] <= 'z') || (colon[1] >= 'A' && colon[1] <= 'Z'))) {
+        /* FUNCTION or FUNCTION/N */
+        const char *slash = memchr(colon + 1, '/', (size_t)(eq - colon - 1));
+        size_t len = (size_t)((slash ? slash : eq) - colon - 1);
+        long nth = 0;
+        if (slash) {
+            nth = strtol(slash + 1, &end, 10);
+            if (end != eq || nth < 1 || nth > 64) {
+                snprintf(why, size, "--weaken %s: FUNCTION/N takes N, a number from 1", spec);
+                return false;
+            }
+        }
+        char reason[400];
+        w.line = function_line(w.file, colon + 1, len, (int)nth, reason, sizeof reason);
+        if (!w.line) {
+            snprintf(why, size, "--weaken %s: %s", spec, reason);
+            return false;
+        }
+    }
     if (w.line <= 0 || w.order < 0) {
-        snprintf(why, size, "--weaken takes FILE:LINE=ORDER, ORDER one of relaxed, consume, acquire, release, "
-                 "acq_rel, seq_cst; not %s", spec);
+        snprintf(why, size, "--weaken takes FILE:LINE=ORDER or FILE:FUNCTION[/N]=ORDER, ORDER one of relaxed, "
+                 "consume, acquire, release, acq_rel, seq_cst; not %s", spec);
         return false;
     }
     char near[400], list[400];

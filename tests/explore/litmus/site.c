@@ -25,21 +25,21 @@ static void expr_sites(const litmus_test *t, expr *e)
     const char *order = explore_order_name(e->order);
     switch (e->kind) {
     case EXPR_LOAD:
-        e->site = (explore_site){EXPLORE_LOAD, "load", t->path, e->line, object, order};
+        e->site = (explore_site){EXPLORE_LOAD, "load", t->path, e->line, object, order, NULL};
         break;
     case EXPR_RMW:
         e->site = (explore_site){e->rmw == RMW_XCHG ? EXPLORE_EXCHANGE : EXPLORE_FETCH, rmw_names[e->rmw], t->path,
-                                 e->line, object, order};
+                                 e->line, object, order, NULL};
         break;
     case EXPR_CAS:
-        e->site = (explore_site){EXPLORE_CAS, "compare_exchange", t->path, e->line, object, order};
+        e->site = (explore_site){EXPLORE_CAS, "compare_exchange", t->path, e->line, object, order, NULL};
         e->expected_read = (explore_site){EXPLORE_LOAD, "read", t->path, e->line, t->locs[e->expected_loc].name,
-                                          NULL};
+                                          NULL, NULL};
         e->expected_write = (explore_site){EXPLORE_STORE, "write", t->path, e->line,
-                                           t->locs[e->expected_loc].name, NULL};
+                                           t->locs[e->expected_loc].name, NULL, NULL};
         break;
     case EXPR_READ: /* a plain read: no order (exec.c runs it as a relaxed load) */
-        e->site = (explore_site){EXPLORE_LOAD, "read", t->path, e->line, object, NULL};
+        e->site = (explore_site){EXPLORE_LOAD, "read", t->path, e->line, object, NULL, NULL};
         break;
     default:
         break;
@@ -55,19 +55,19 @@ static void stmt_sites(const litmus_test *t, stmt *s)
         switch (s->kind) {
         case STMT_STORE:
             s->site = (explore_site){EXPLORE_STORE, "store", t->path, s->line,
-                                     s->via ? s->via_name : t->locs[s->loc].name, explore_order_name(s->order)};
+                                     s->via ? s->via_name : t->locs[s->loc].name, explore_order_name(s->order), NULL};
             break;
         case STMT_WRITE: /* a plain write: no order (exec.c runs it as a relaxed store) */
             s->site = (explore_site){EXPLORE_STORE, "write", t->path, s->line,
-                                     s->via ? s->via_name : t->locs[s->loc].name, NULL};
+                                     s->via ? s->via_name : t->locs[s->loc].name, NULL, NULL};
             break;
         case STMT_FENCE:
-            s->site = (explore_site){EXPLORE_FENCE, "fence", t->path, s->line, "", explore_order_name(s->order)};
+            s->site = (explore_site){EXPLORE_FENCE, "fence", t->path, s->line, "", explore_order_name(s->order), NULL};
             break;
         case STMT_LOCK:
         case STMT_UNLOCK:
             s->site = (explore_site){EXPLORE_MUTEX, s->kind == STMT_LOCK ? "lock" : "unlock", t->path, s->line,
-                                     t->locs[s->loc].name, NULL};
+                                     t->locs[s->loc].name, NULL, NULL};
             break;
         default:
             break;
@@ -79,7 +79,7 @@ void litmus_sites(litmus_test *t)
 {
     for (int i = 0; i < t->nlocs; ++i) /* the initial value: atomic_init, at the init block's line */
         t->locs[i].init_site = (explore_site){EXPLORE_STORE, "init", t->path, t->locs[i].init_line, t->locs[i].name,
-                                              NULL};
+                                              NULL, NULL};
     for (int i = 0; i < t->nthreads; ++i)
         stmt_sites(t, t->threads[i].body);
 }
