@@ -15,9 +15,14 @@ the site's root, build/<preset>/docs/:
                       (litmus.html), its litmus markers filled in by
                       docs/generator/docs_litmus.py: each test's RC11 states beside
                       explore_litmus's, run now, and its graphs
+  OUT/docs/playground.md
+                      docs/playground.md, the litmus playground (playground.html):
+                      the chapter's tests embedded (lockstep_site/playground.py);
+                      its script (docs/playground.js) and, when this build has
+                      it, explore_litmus for the browser copied into SITE
 
 The pages of the reading order (book.py: the memory-model chapter after
-step 01's README, the other course pages after the last step) get their
+step 01's README, then the playground; the other course pages after the last step) get their
 previous/next; every page is rewritten into what Doxygen 1.9 renders as
 written, its source names linked to their source pages
 (lockstep_site/prep.py). The bar is the Doxygen header's: pages_header.py. Standard
@@ -31,7 +36,7 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
-from lockstep_site import book, mutants, prep, sitemap  # noqa: E402 (beside this file)
+from lockstep_site import book, mutants, playground, prep, sitemap  # noqa: E402 (beside this file)
 
 # The sources a course page may link by full path, besides the steps'.
 LINKABLE = ("common/include/lockstep/coro.h", "tests/mutants/logic.tsv", "tests/mutants/tsan.tsv",
@@ -44,6 +49,9 @@ WHAT = {
         "each classic shape of the memory model under each order and fence: RC11's answer beside "
         "the explorer's, run when these pages were built, with its execution graphs, and the "
         "steps that rely on it. Step 01's memory-order table is the first to cite its tests",
+    "playground":
+        "the chapter's tests in your browser: edit one, run the explorer in the page, see its final "
+        "states, its race verdict and why an outcome is forbidden",
     "errata":
         "every mistake found in the articles, numbered once for the series, with the step that "
         "fixes it and the test that shows it",
@@ -79,7 +87,8 @@ diagram and the schedule explorer's traces, printed from the real code when
 these pages were built), its lab (break-it exercises to run against your
 own copy, and questions), then the next step. The memory-model chapter
 comes right after step 01's README, whose memory-order table first cites
-its litmus tests. The bar at the top of every page leads to any step, to
+its litmus tests, and its playground after it, where you run and edit
+those tests in the page. The bar at the top of every page leads to any step, to
 the step's diff, its source files (every line numbered and linkable) and
 its API reference.
 
@@ -181,6 +190,27 @@ def litmus_page(course):
     course.emit("docs/litmus.md", course.finish(out.read_text(encoding="utf-8"), "litmus"))
 
 
+def playground_page(course):
+    """The litmus playground: docs/playground.md with the chapter's tests
+    embedded, and the scripts it loads copied beside it into the site."""
+    src = course.docs / "playground.md"
+    if not src.exists():
+        return
+    a, site = course.args, Path(course.args.site)
+    text = sitemap.site_label(sitemap.site_links(src.read_text(encoding="utf-8"), "docs/playground.md", "."),
+                              "playground")
+    litmus = course.src / "tests" / "explore" / "litmus" / "tests"
+    text = playground.fill(text, litmus, course.docs / "litmus.md", bool(a.playground_explorer))
+    site.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(course.docs / playground.PAGE_SCRIPT, site / playground.PAGE_SCRIPT)
+    stale = site / playground.EXPLORER_SCRIPT  # (a build without it must not keep an older one)
+    if a.playground_explorer:
+        shutil.copyfile(a.playground_explorer, stale)
+    elif stale.exists():
+        stale.unlink()
+    course.emit("docs/playground.md", course.finish(text, "playground"))
+
+
 def readme_rows(src):
     """{step: (article, what changes)} from the top-level README's table
     (`| [NN-name](steps/NN-name/README.md) | article | what changes |`)."""
@@ -253,6 +283,8 @@ def parse_args():
     p.add_argument("--litmus-explorer", help="explore_litmus (none: the litmus page says the runs are missing)")
     p.add_argument("--litmus-agree", default="", help="the litmus tests registered as agreeing with RC11, ,-separated")
     p.add_argument("--dot", help="Graphviz's dot, to draw the litmus graphs")
+    p.add_argument("--playground-explorer", help="explore_litmus for the browser, the page's script "
+                   "(tests/explore/playground: none without Emscripten, and the playground says how to get it)")
     return p.parse_args()
 
 
@@ -261,6 +293,7 @@ def main():
     shutil.rmtree(course.out, ignore_errors=True)
     document_pages(course)
     litmus_page(course)
+    playground_page(course)
     home_page(course)
 
 

@@ -534,6 +534,52 @@
       });
     }));
   }
+  // The litmus playground (playground.html, docs/playground.js), driven as
+  // a reader drives it: a test of the chapter picked (NAME), or TEXT typed
+  // in, then Run; once the result is shown (or after WAIT ms), what the
+  // page shows, read back from its elements: each state's row and count,
+  // Positive and Negative, the race report, the forbidden candidate, an
+  // error's text, and the seconds the page took.
+  window.__lockstepPlayground = function (name, text, wait) {
+    var $ = function (id) { return document.getElementById(id); };
+    var result = $('pg-result'), started = performance.now();
+    if (name) { $('pg-test').value = name; $('pg-test').dispatchEvent(new Event('change')); }
+    if (text !== null) $('pg-text').value = text;
+    delete result.dataset.seconds;
+    result.replaceChildren();  // (the last run's result is no answer to this one)
+    $('pg-run').click();
+    function text_(sel) { var e = result.querySelector(sel); return e ? e.textContent.trim() : null; }
+    function shown() {
+      var rows = Array.prototype.map.call(result.querySelectorAll('table.pg-states tr'), function (tr) {
+        return Array.prototype.map.call(tr.children, function (c) { return c.textContent.trim(); });
+      }).slice(1);
+      return JSON.stringify({seconds: result.dataset.seconds ? parseFloat(result.dataset.seconds) : null,
+        waited: (performance.now() - started) / 1000, rows: rows, positive: text_('.pg-positive'),
+        negative: text_('.pg-negative'), race: text_('.pg-race-report'), norace: !!result.querySelector('.pg-norace'),
+        forbidden: text_('figure.pg-forbidden p.pg-caption, p.pg-forbidden'), error: text_('pre.pg-error'), status: $('pg-status').textContent,
+        other: result.querySelector('.pg-toobig, .pg-stopped, .pg-none') ? result.textContent.trim() : null,
+        graphs: graphs()});
+    }
+    // {a figure's state (its caption's first code span; "forbidden" for the
+    // candidate's): its SVG's text, blanks left out}
+    function graphs() {
+      var out = {};
+      result.querySelectorAll('figure.pg-graph').forEach(function (f) {
+        var key = f.classList.contains('pg-forbidden') ? 'forbidden' : f.querySelector('p.pg-caption code').textContent;
+        var svg = f.querySelector('svg');
+        out[key] = svg ? svg.textContent.replace(/\s+/g, '') : null;
+      });
+      return out;
+    }
+    return new Promise(function (done) {
+      var until = Date.now() + wait;
+      (function poll() {
+        if (result.dataset.seconds || result.querySelector('.pg-toobig, .pg-none') || Date.now() > until)
+          return done(shown());
+        setTimeout(poll, 10);
+      })();
+    });
+  };
   var loaded = new Promise(function (done) { window.addEventListener('load', done); }).then(function () {
     return Promise.all(Array.prototype.slice.call(document.querySelectorAll('img')).map(settled));
   });

@@ -60,6 +60,20 @@ API page per step, and every source page; and fails on:
     lead back,
   - on a source page, a printed line that does not read as the file's line.
 
+And the litmus playground (playground.html), driven as a reader drives it:
+the tests of PLAYGROUND_TESTS picked and run in the page (a data race, a
+forbidden outcome, four threads), each of which must show what the native
+explore_litmus --json says for the same file: its final states and their
+counts, Positive and Negative, the race verdict and its report, the
+forbidden candidate and why, and every graph the native program draws
+(--graph g.svg), the same text in it; each file of tests/explore/litmus/refused typed
+in and run must show the native program's message, exactly; the page laid
+out again with its results at 1280 and 390 px (the checks above); and the
+explorer's script with the page's under PLAYGROUND_BYTES. Each run's time
+in Chromium is printed, IRIW+sc's within PLAYGROUND_IRIW_SECONDS. Without
+explore_litmus for the browser in the site (no Emscripten) or without the
+native program (--litmus-explorer), that part says it is skipped and why.
+
 How: Chromium runs headless with its DevTools protocol on a pipe
 (--remote-debugging-pipe), one process for every page: each page is loaded
 from the site as it is, a script added before its own (check_browser.js,
@@ -78,7 +92,8 @@ site shows); every source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file
 each page shows is read from src/.sources (written by docs/generator/pages_source.py).
 Without pdftotext this part is skipped and the summary says so.
 
-LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches.
+LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches (the
+playground's runs when it matches playground.html).
 
 Without Chromium the test says it is skipped, and why (exit 77). Standard
 library only.
@@ -95,6 +110,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 WIDTHS = (1280, 390)
 SMALL_PHONE = 360  # the course's pages only, and only a sticky first column's share of its box
@@ -238,6 +254,19 @@ PRINT_ALL = os.environ.get("LOCKSTEP_BROWSER_PRINT_ALL") == "1"
 # API page loaded for each step.
 STEP_PAGES = ("index.html", "deep.html", "walkthrough.html", "lab.html")
 API_PAGE = "task_8h.html"
+
+
+# The playground's runs: a data race, a forbidden outcome, four threads
+# (issue 39). IRIW+sc, the biggest, within PLAYGROUND_IRIW_SECONDS in the
+# page (the worker's start and the module's compile included); the
+# explorer's script (its WebAssembly inside) and the page's own script
+# under PLAYGROUND_BYTES together.
+PLAYGROUND_TESTS = ("MP+na+rlx", "SB+sc", "IRIW+sc")
+PLAYGROUND_IRIW_SECONDS = 1.0
+PLAYGROUND_BYTES = 2 * 1024 * 1024
+PLAYGROUND_SCRIPTS = ("explore_litmus_page.js", "playground.js")
+PLAYGROUND_WAIT_MS = 30000  # (the page stops a run at 20 s)
+LITMUS = Path(__file__).resolve().parents[1] / "explore" / "litmus"
 
 
 def log_skip(line):
@@ -472,6 +501,163 @@ class Run:
             self.failures += problems
 
 
+class Playground:
+    """The playground's pass: each run's problems and times, the scripts' size."""
+
+    def __init__(self, site, explorer, scratch):
+        self.site, self.explorer, self.scratch = site, explorer, scratch
+        self.failures, self.times, self.errors, self.graphs = [], [], 0, 0
+        self.size = sum((site / f).stat().st_size for f in PLAYGROUND_SCRIPTS if (site / f).is_file())
+
+    def native(self, path):
+        """explore_litmus --candidates --json --graph g.svg on PATH, run in its folder on its name alone (as
+        the page names it): (exit status, the test's JSON or None, stderr)."""
+        out, graphs = self.scratch / "native.json", self.scratch / "graphs"
+        out.unlink(missing_ok=True)
+        shutil.rmtree(graphs, ignore_errors=True)
+        graphs.mkdir()
+        p = subprocess.run([self.explorer, "--candidates", "--json", str(out), "--graph", str(graphs / "g.svg"),
+                            path.name], cwd=path.parent, capture_output=True, text=True, timeout=120)
+        test = json.loads(out.read_text(encoding="utf-8"))["tests"][0] if p.returncode == 0 else None
+        return p.returncode, test, p.stderr.strip()
+
+    def play(self, tab, name, text):
+        """Runs a test in the page (a chapter's by NAME, or TEXT typed in): what the page shows."""
+        expr = f"window.__lockstepPlayground({json.dumps(name)}, {json.dumps(text)}, {PLAYGROUND_WAIT_MS})"
+        r = tab.b.call("Runtime.evaluate", {"expression": expr, "awaitPromise": True, "returnByValue": True},
+                       session=tab.s, timeout=PLAYGROUND_WAIT_MS / 1000 + 30)
+        if "exceptionDetails" in r:
+            raise RuntimeError(r["exceptionDetails"].get("text", "the playground's run failed"))
+        return json.loads(r["result"]["value"])
+
+    def test(self, tab, name):
+        """A chapter's test run in the page against the native program's JSON."""
+        status, want, err = self.native(LITMUS / "tests" / f"{name}.litmus")
+        got = self.play(tab, name, None)
+        where = f"playground.html: {name}"
+        if got["seconds"] is None:
+            self.failures.append(f"{where}: no result after {PLAYGROUND_WAIT_MS / 1000:.0f} s ({got['other'] or got['status']})")
+            return
+        self.times.append((name, got["seconds"]))
+        if want is None:
+            self.failures.append(f"{where}: the native program failed (exit {status}): {err}")
+            return
+        self.compare(where, want, got)
+        if name == "IRIW+sc" and got["seconds"] > PLAYGROUND_IRIW_SECONDS:
+            self.failures.append(f"{where}: {got['seconds']:.2f} s in the page, over {PLAYGROUND_IRIW_SECONDS:g} s")
+
+    def compare(self, where, want, got):
+        """The page's states, counts, Positive/Negative, race and forbidden candidate against the JSON's."""
+        shown = {row[0]: row[1] for row in got["rows"]}
+        native = {s["state"]: str(s["executions"]) for s in want["states"]}
+        for state in sorted(set(shown) | set(native)):
+            if shown.get(state) != native.get(state):
+                self.failures.append(f"{where}: the state {state!r} shows {shown.get(state, 'nowhere')} executions, "
+                                     f"the native program counts {native.get(state, 'none')}")
+        for what in ("positive", "negative"):
+            if got[what] != str(want[what]):
+                self.failures.append(f"{where}: {what.capitalize()} shows {got[what]}, the native program says {want[what]}")
+        self.compare_graphs(where, want, got["graphs"])
+        race = want["race_report"] if want["race"] else None
+        if got["race"] != race or got["norace"] == bool(want["race"]):
+            self.failures.append(f"{where}: the race verdict shows {got['race'] or 'no race'!r}, "
+                                 f"the native program says {race or 'no race'!r}")
+        f = want["forbidden"]
+        if bool(f) != bool(got["forbidden"]) or f and (f["state"] not in got["forbidden"] or f["why"] not in got["forbidden"]):
+            self.failures.append(f"{where}: the forbidden candidate shows {got['forbidden']!r}, the native program "
+                                 f"says {f and f['state'] + ': ' + f['why']!r}")
+
+    def compare_graphs(self, where, want, shown):
+        """Each graph the native program drew (a state's, the forbidden candidate's) is in the page, the
+        same text in it (its boxes' and edges' labels, the legend), and no other."""
+        drawn = {s["state"]: s["graph"] for s in want["states"] if s["graph"]}
+        if want["forbidden"] and want["forbidden"]["graph"]:
+            drawn["forbidden"] = want["forbidden"]["graph"]
+        for key in sorted(set(drawn) | set(shown)):
+            if key not in drawn or key not in shown:
+                self.failures.append(f"{where}: the graph of {key!r}: " +
+                                     ("the page shows none, the native program drew one" if key in drawn else
+                                      "the page shows one, the native program drew none"))
+                continue
+            self.graphs += 1
+            text = re.sub(r"\s+", "", "".join(ElementTree.parse(drawn[key]).getroot().itertext()))
+            if shown[key] != text:
+                self.failures.append(f"{where}: the graph of {key!r} in the page is not the native program's "
+                                     f"(its text: {shown[key][:60] if shown[key] else 'no SVG'!r}..., native: "
+                                     f"{text[:60]!r}...)")
+
+    def refused(self, tab, path):
+        """A malformed test typed in: the page shows the native program's message, exactly. The page names
+        its file after the test's first line (C NAME), so the native program reads a copy of that name."""
+        text = path.read_text(encoding="utf-8")
+        copy = self.scratch / (re.match(r"\s*C\s+(\S+)", text).group(1) + ".litmus")
+        copy.write_text(text, encoding="utf-8")
+        status, _, err = self.native(copy)
+        got = self.play(tab, None, text)
+        where = f"playground.html: {path.name} typed in"
+        self.errors += 1
+        if got["error"] != err:
+            self.failures.append(f"{where}: the page shows {got['error']!r}, the native program (exit {status}) "
+                                 f"says {err!r}")
+
+    def layout(self, tab):
+        """The page with its results, checked as every page is, at each width."""
+        for w in WIDTHS:
+            tab.width(w)
+            result = tab.check(w, True)
+            self.failures += [f"playground.html, with IRIW+sc's result: {p}" for p in dict.fromkeys(result["problems"])]
+            small = [f for f in result.get("figureText", []) if f["px"] < PHONE_TEXT_PX]
+            self.failures += [f"playground.html, with a result: a graph's text at {f['px']:.1f} px on a phone"
+                              for f in small]
+
+
+def check_playground(site, chromium, explorer):
+    """The playground's pass, in a Chromium of its own: (Playground, None) or (None, why it is skipped)."""
+    if not (site / "playground.html").is_file():
+        return None, "the site has no playground.html"
+    if not (site / PLAYGROUND_SCRIPTS[0]).is_file():
+        return None, ("the site has no explorer for the browser (apt install emscripten, then configure again: "
+                      "tests/explore/playground)")
+    if not explorer:
+        return None, "no native explore_litmus to compare with (the tests are off)"
+    with tempfile.TemporaryDirectory(prefix="lockstep-playground-") as scratch:
+        browser = Chromium(chromium, Path(scratch) / "profile")
+        pg = Playground(site, explorer, Path(scratch))
+        try:
+            tab = Tab(browser)
+            tab.width(WIDTHS[0])
+            tab.load(f"file://{site / 'playground.html'}")
+            for name in PLAYGROUND_TESTS:
+                pg.test(tab, name)
+            for path in sorted((LITMUS / "refused").glob("*.litmus")):
+                pg.refused(tab, path)
+            pg.play(tab, "IRIW+sc", None)  # (its result on the page, for the layout's check)
+            pg.layout(tab)
+            pg.failures += [f"playground.html: console: {e}" for e in tab.exceptions()]
+        except (RuntimeError, TimeoutError) as e:
+            pg.failures.append(f"playground.html: the playground's check did not run: {e or 'timed out'}")
+        finally:
+            browser.close()
+    if pg.size > PLAYGROUND_BYTES:
+        pg.failures.append(f"playground.html: its scripts ({' + '.join(PLAYGROUND_SCRIPTS)}) are {pg.size} bytes, "
+                           f"over {PLAYGROUND_BYTES}")
+    return pg, None
+
+
+def report_playground(pg, skipped):
+    if skipped:
+        line = f"docs.browser: the playground's runs: skipped: {skipped}"
+        print(f"SKIPPED {line}")
+        log_skip(line)
+        return
+    for f in pg.failures:
+        print("failed:", f)
+    times = ", ".join(f"{name} {s:.2f} s" for name, s in pg.times)
+    print(f"check_browser: playground: {len(pg.times)} chapter tests run in the page ({times}), {pg.graphs} graphs, {pg.errors} malformed "
+          f"tests' messages, scripts {pg.size / 1024:.0f} kB (explore_litmus with its WebAssembly, and the page's; "
+          f"limit {PLAYGROUND_BYTES // 1024} kB), {len(pg.failures)} problems")
+
+
 def find_chromium():
     return next((shutil.which(c) for c in ("chromium", "chromium-browser", "google-chrome") if shutil.which(c)), None)
 
@@ -520,11 +706,13 @@ def parse_args():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("site", metavar="SITE", type=lambda s: Path(os.path.abspath(s)),
                    help="the generated site, build/<preset>/docs")
+    p.add_argument("--litmus-explorer", type=os.path.abspath, help="the native explore_litmus, which the playground's runs must agree with")
     return p.parse_args()
 
 
 def main():
-    site = parse_args().site
+    args = parse_args()
+    site = args.site
     if not (site / "index.html").is_file():
         sys.exit(f"check_browser: no {site}/index.html: build the docs first")
     chromium = find_chromium()
@@ -534,7 +722,12 @@ def main():
     started = time.monotonic()
     run = check_site(site, chromium, only)
     report(run, chromium, time.monotonic() - started)
-    sys.exit(1 if run.failures else 0)
+    failed = bool(run.failures)
+    if not only or re.search(only, "playground.html"):
+        pg, skipped = check_playground(site, chromium, args.litmus_explorer)
+        report_playground(pg, skipped)
+        failed |= bool(pg and pg.failures)
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

@@ -34,9 +34,11 @@ COURSE_DOCS = {
 # the step's page it follows). The memory-model chapter comes right after
 # step 01's README: that README's memory-order table is the first page to
 # cite its tests (Mutex, FetchAdd+rlx, MP+na+rel+acq), and step 01's
-# walkthrough, next, already reasons with release and acquire.
+# walkthrough, next, already reasons with release and acquire. The
+# playground follows it: the chapter's tests, run and edited in the page.
 STEP_CHAPTERS = (
     ("litmus", "docs/litmus.md", 0, "readme"),
+    ("playground", "docs/playground.md", 0, "readme"),
 )
 
 # The course's pages a student reads after the last step's lab, in order:
@@ -104,6 +106,8 @@ def site_page(p):
         return "index.html"
     if p == "docs/litmus.md":  # its own page, the litmus runs filled in (pages_course.py)
         return "litmus.html"
+    if p == "docs/playground.md":  # its own page, the chapter's tests embedded (pages_course.py)
+        return "playground.html"
     m = re.match(r"^steps/([0-9][0-9]-[^/]+)(/README\.md)?$", p)
     if m:
         return f"{m.group(1)}/html/index.html"
