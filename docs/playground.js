@@ -11,6 +11,10 @@
 
   // A run longer than this is stopped: the page is no place for it.
   var CAP_SECONDS = 20;
+  // A screen this narrow gets the graphs laid out for a phone (the
+  // explorer's --graph-width, in points, as the chapter's phone graphs),
+  // scaled to the column with their text at LEAST_TEXT_PX or more.
+  var NARROW = '(max-width: 720px)', PHONE_GRAPH_PT = 340, LEAST_TEXT_PX = 11;
   var $ = function (id) { return document.getElementById(id); };
   var ui = {pick: $('pg-test'), text: $('pg-text'), run: $('pg-run'), stop: $('pg-stop'), status: $('pg-status'),
             result: $('pg-result'), about: $('pg-about'), chapter: $('pg-chapter')};
@@ -47,7 +51,8 @@
         mod.FS.writeFile('/in/' + job.file, job.text);
         mod.FS.chdir('/in');
         try {
-          var ret = mod.callMain(ARGS.concat([job.file]));
+          var width = job.graphWidth ? ['--graph-width', String(job.graphWidth)] : [];
+          var ret = mod.callMain(ARGS.concat(width, [job.file]));
           if (typeof ret === 'number') status = ret;
         } catch (x) {
           if (!x || typeof x.status !== 'number') throw x;
@@ -92,7 +97,9 @@
 
   function run() {
     if (running) return;
-    var job = {file: fileName(ui.text.value), text: ui.text.value};
+    // (a narrow screen: the graphs laid out for a phone, as the chapter's are)
+    var job = {file: fileName(ui.text.value), text: ui.text.value,
+               graphWidth: window.matchMedia(NARROW).matches ? PHONE_GRAPH_PT : 0};
     worker = worker || startWorker();
     var started = performance.now();
     running = {job: job, timer: setTimeout(function () { stop('cap'); }, CAP_SECONDS * 1000)};
@@ -169,6 +176,7 @@
       r.json.tests.forEach(function (t) { parts = parts.concat(testResult(t, r.graphs || {}, seconds)); });
     }
     ui.result.replaceChildren.apply(ui.result, parts);
+    fitGraphs();
     ui.result.dataset.seconds = seconds.toFixed(3);
   }
 
@@ -242,6 +250,22 @@
     return f;
   }
 
+  // A graph as wide as its box, but never wider than its own size, nor so
+  // narrow that its smallest text falls under LEAST_TEXT_PX: then its box
+  // scrolls sideways instead. (Its units are points: 4/3 px each.)
+  function fitGraphs() {
+    ui.result.querySelectorAll('div.pg-graph-box > svg').forEach(function (svg) {
+      var natural = parseFloat(svg.getAttribute('width')) * 4 / 3;
+      var sizes = Array.prototype.map.call(svg.querySelectorAll('[font-size]'), function (n) {
+        return parseFloat(n.getAttribute('font-size')) * 4 / 3;
+      });
+      var smallest = Math.min.apply(null, sizes.length ? sizes : [16]);
+      if (!(natural > 0)) return;
+      var least = natural * LEAST_TEXT_PX / smallest, room = svg.parentElement.clientWidth;
+      svg.style.width = Math.min(natural, Math.max(room, least)) + 'px';
+    });
+  }
+
   // The explorer's SVG as an element of this page, without anything that
   // could run (a test's own text is in its labels).
   function svgOf(text) {
@@ -299,6 +323,7 @@
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
     });
     ui.stop.addEventListener('click', function () { stop('stop'); });
+    window.addEventListener('resize', fitGraphs);
   }
 
   // Without Emscripten the site has no explorer for the browser: how to get it.

