@@ -16,7 +16,34 @@
 
 void lexer_init(lexer *lx, const char *source)
 {
-    *lx = (lexer){.p = source, .line = 1, .code = false};
+    *lx = (lexer){.p = source, .source = source, .line = 1, .code = false};
+}
+
+/* The column of at, a place in the text: its characters from the start of
+ * its line, from 1 (a UTF-8 continuation byte is no character). */
+static int column_of(const lexer *lx, const char *at)
+{
+    const char *start = at;
+    while (start > lx->source && start[-1] != '\n')
+        --start;
+    int column = 1;
+    for (const char *q = start; q < at; ++q)
+        column += ((unsigned char)*q & 0xC0) != 0x80;
+    return column;
+}
+
+int lexer_first_column(const lexer *lx, int line)
+{
+    const char *p = lx->source;
+    for (int n = 1; n < line && p; ++n) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p)
+        return 1;
+    while (*p == ' ' || *p == '\t')
+        ++p;
+    return column_of(lx, p);
 }
 
 /* Skips a comment that ends with `end`, counting its lines. */
@@ -73,7 +100,7 @@ void lexer_line(lexer *lx, char *buf, size_t size)
 token lexer_next(lexer *lx)
 {
     skip_space_and_comments(lx);
-    token t = {.kind = TOK_EOF, .line = lx->line};
+    token t = {.kind = TOK_EOF, .line = lx->line, .column = column_of(lx, lx->p)};
     const char *p = lx->p;
     if (!*p)
         return t;

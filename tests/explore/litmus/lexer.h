@@ -21,16 +21,21 @@ typedef struct token {
     char text[64];
     long value; /* TOK_NUMBER */
     int line;
+    int column; /* of its first character, from 1 (characters, not bytes) */
 } token;
 
 typedef struct lexer {
     const char *p;
+    const char *source; /* the whole text: a line's columns are counted from it */
     int line;
     bool code; /* inside a thread's body: "(*" is a parenthesis and a star, not a comment */
 } lexer;
 
 void lexer_init(lexer *lx, const char *source);
 token lexer_next(lexer *lx);
+/* The column of line's first character that is not a blank (1 if none):
+ * where a refusal that names a line, not a token, points. */
+int lexer_first_column(const lexer *lx, int line);
 void lexer_line(lexer *lx, char *buf, size_t size);
 
 #endif /* LOCKSTEP_LITMUS_LEXER_H */

@@ -184,7 +184,7 @@ typedef struct litmus_test {
     struct node_block *nodes; /* the tree's nodes (parse.c) */
 } litmus_test;
 
-/* parse_test.c: reads path into t. On failure prints "path:line: reason" to
+/* parse_test.c: reads path into t. On failure prints "path:line:column: reason" to
  * stderr and returns false. The tree lives until litmus_free. */
 bool litmus_parse(const char *path, litmus_test *t);
 void litmus_free(litmus_test *t);

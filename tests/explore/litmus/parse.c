@@ -41,15 +41,34 @@ void *new_node(parser *p, size_t size)
     return b->data;
 }
 
+/* "path:line:column: reason" on stderr, then the parse is abandoned. */
+static _Noreturn void refuse_at(parser *p, int line, int column, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s:%d:%d: ", p->t->path, line, column);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    longjmp(p->fail, 1);
+}
+
 _Noreturn void refuse(parser *p, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s:%d: ", p->t->path, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    longjmp(p->fail, 1);
+    refuse_at(p, line, lexer_first_column(&p->lx, line), fmt, ap);
+}
+
+_Noreturn void refuse_column(parser *p, int line, int column, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    refuse_at(p, line, column, fmt, ap);
+}
+
+_Noreturn void refuse_here(parser *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    refuse_at(p, p->tok.line, p->tok.column, fmt, ap);
 }
 
 /* ---- tokens ------------------------------------------------------------------ */
@@ -58,7 +77,7 @@ void advance(parser *p)
 {
     p->tok = lexer_next(&p->lx);
     if (p->tok.kind == TOK_ERROR)
-        refuse(p, p->tok.line, "unexpected character '%s'", p->tok.text);
+        refuse_here(p, "unexpected character '%s'", p->tok.text);
 }
 
 bool is(const parser *p, const char *text)
@@ -82,16 +101,16 @@ const char *describe(const token *t)
 void expect(parser *p, const char *text)
 {
     if (!accept(p, text))
-        refuse(p, p->tok.line, "expected '%s', found '%s'", text, describe(&p->tok));
+        refuse_here(p, "expected '%s', found '%s'", text, describe(&p->tok));
 }
 
 void expect_name(parser *p, char *buf, size_t size)
 {
     if (p->tok.kind != TOK_NAME)
-        refuse(p, p->tok.line, "expected a name, found '%s'", describe(&p->tok));
+        refuse_here(p, "expected a name, found '%s'", describe(&p->tok));
     size_t n = strlen(p->tok.text);
     if (n >= size)
-        refuse(p, p->tok.line, "the name '%s' is longer than %zu characters", p->tok.text, size - 1);
+        refuse_here(p, "the name '%s' is longer than %zu characters", p->tok.text, size - 1);
     memcpy(buf, p->tok.text, n + 1);
     advance(p);
 }
@@ -101,13 +120,13 @@ int number(parser *p)
 {
     bool minus = accept(p, "-");
     if (p->tok.kind != TOK_NUMBER)
-        refuse(p, p->tok.line, "expected a number, found '%s'", describe(&p->tok));
+        refuse_here(p, "expected a number, found '%s'", describe(&p->tok));
     long v = minus ? -p->tok.value : p->tok.value;
     if (v < INT_MIN || v > INT_MAX) /* a location's value is an int (exec.c) */
-        refuse(p, p->tok.line, "the value %s%s does not fit an int, explore_litmus's values", minus ? "-" : "",
+        refuse_here(p, "the value %s%s does not fit an int, explore_litmus's values", minus ? "-" : "",
                p->tok.text);
     if (v >= LITMUS_ADDRESS)
-        refuse(p, p->tok.line, "the value %s: explore_litmus keeps the ints from %d up for locations' addresses",
+        refuse_here(p, "the value %s: explore_litmus keeps the ints from %d up for locations' addresses",
                p->tok.text, LITMUS_ADDRESS);
     advance(p);
     return (int)v;
@@ -150,29 +169,32 @@ int find_register(const litmus_thread *th, const char *name)
  * dr = cnf \ (hb | hb^-1 | A*A), is about accesses): an atomic operation on
  * an int* parameter is atomic, a plain access to an atomic_int* is plain.
  * Only a mutex is a kind apart: wants says whether the access needs one. */
-static int parameter(parser *p, const char *name, int line, enum location_kind wants, const char *what)
+static int parameter(parser *p, const char *name, int line, int column, enum location_kind wants, const char *what)
 {
     int loc = find_location(p->t, name);
     bool named = false;
     for (int i = 0; i < p->nparams; ++i)
         named |= p->params[i] == loc;
     if (loc < 0 || !named)
-        refuse(p, line, "'%s' is not a parameter of P%d (a thread names the locations it uses)", name, p->thread);
+        refuse_column(p, line, column, "'%s' is not a parameter of P%d (a thread names the locations it uses)", name,
+                      p->thread);
     litmus_location *l = &p->t->locs[loc];
     if ((wants == LOC_MUTEX) != (l->kind == LOC_MUTEX))
-        refuse(p, line, "%s needs %s, and '%s' is %s", what, wants == LOC_MUTEX ? "a mutex" : "an int location",
-               name, l->kind == LOC_MUTEX ? "a mutex" : "an int location");
+        refuse_column(p, line, column, "%s needs %s, and '%s' is %s", what,
+                      wants == LOC_MUTEX ? "a mutex" : "an int location", name,
+                      l->kind == LOC_MUTEX ? "a mutex" : "an int location");
     return loc;
 }
 
 int location_argument(parser *p, enum location_kind kind, const char *what)
 {
     char name[LITMUS_MAX_NAME];
-    int line = p->tok.line;
+    int line = p->tok.line, column = p->tok.column;
     if (is(p, "&"))
-        refuse(p, line, "%s takes the location's name, as herd's C does: x, not &x", what);
+        refuse_column(p, line, column, "%s takes the location's name, as herd's C does: x, not &x", what);
+    line = p->tok.line, column = p->tok.column; /* (the name's) */
     expect_name(p, name, sizeof name);
-    return parameter(p, name, line, kind, what);
+    return parameter(p, name, line, column, kind, what);
 }
 
 /* herd's C accesses a location through a parameter (x) or through a
@@ -200,7 +222,7 @@ int access_argument(parser *p, const char *what, int *via, char *via_name)
  * in herd's C a parameter is the location's address, so its value is that. */
 int address_value(parser *p, const char *name, int line)
 {
-    int loc = parameter(p, name, line, LOC_ATOMIC, "a location's address as a value");
+    int loc = parameter(p, name, line, lexer_first_column(&p->lx, line), LOC_ATOMIC, "a location's address as a value");
     return litmus_address(loc);
 }
 
@@ -220,7 +242,7 @@ int order_argument(parser *p)
         advance(p);
         return order;
     }
-    refuse(p, p->tok.line, "expected a memory order (memory_order_relaxed ... memory_order_seq_cst), found '%s'",
+    refuse_here(p, "expected a memory order (memory_order_relaxed ... memory_order_seq_cst), found '%s'",
            describe(&p->tok));
 }
 

@@ -32,8 +32,14 @@ typedef struct parser {
 
 /* A node of the tree (zeroed), freed with the test (litmus_free). */
 void *new_node(parser *p, size_t size);
-/* Prints "path:line: reason" and abandons the parse (longjmp to p->fail). */
+/* Prints "path:line:column: reason" and abandons the parse (longjmp to
+ * p->fail): refuse_here at the current token, refuse at a line the parser
+ * kept (a statement's, a declaration's), its first character that is not
+ * a blank. */
 _Noreturn void refuse(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+_Noreturn void refuse_here(parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void refuse_column(parser *p, int line, int column, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5))); /* at a token the parser kept */
 
 /* Tokens. */
 void advance(parser *p);

@@ -129,9 +129,9 @@ static bool thread_header(parser *p)
         return false;
     long n = strlen(p->tok.text) > 4 ? LITMUS_MAX_THREADS : strtol(p->tok.text + 1, NULL, 10); /* digits, checked */
     if (n != p->t->nthreads)
-        refuse(p, p->tok.line, "expected thread P%d, found %s", p->t->nthreads, p->tok.text);
+        refuse_here(p, "expected thread P%d, found %s", p->t->nthreads, p->tok.text);
     if (n == LITMUS_MAX_THREADS)
-        refuse(p, p->tok.line, "more than %d threads: the explorer runs at most %d", LITMUS_MAX_THREADS,
+        refuse_here(p, "more than %d threads: the explorer runs at most %d", LITMUS_MAX_THREADS,
                LITMUS_MAX_THREADS);
     advance(p);
     return true;
@@ -157,7 +157,7 @@ static void show(parser *p, observed what)
         if (t->shown[i].thread == what.thread && t->shown[i].index == what.index)
             return;
     if (t->nshown == LITMUS_MAX_OBSERVED)
-        refuse(p, p->tok.line, "more than %d registers and locations in the condition", LITMUS_MAX_OBSERVED);
+        refuse_here(p, "more than %d registers and locations in the condition", LITMUS_MAX_OBSERVED);
     t->shown[t->nshown++] = what;
 }
 
@@ -206,7 +206,7 @@ static int condition_value(parser *p)
         return number(p);
     int loc = find_location(p->t, p->tok.text);
     if (loc < 0 || p->t->locs[loc].kind == LOC_MUTEX)
-        refuse(p, p->tok.line, "expected a number or a location, found '%s'", describe(&p->tok));
+        refuse_here(p, "expected a number or a location, found '%s'", describe(&p->tok));
     advance(p);
     return litmus_address(loc);
 }
@@ -313,7 +313,7 @@ static void final_condition(parser *p)
         refuse(p, line, "expected the final condition: exists, ~exists or forall, found '%s'", describe(&p->tok));
     p->t->condition = disjunction(p);
     if (p->tok.kind != TOK_EOF)
-        refuse(p, p->tok.line, "unexpected '%s' after the condition", describe(&p->tok));
+        refuse_here(p, "unexpected '%s' after the condition", describe(&p->tok));
 }
 
 /* herd's order of a state's parts: registers by thread then name, then

@@ -171,7 +171,7 @@ static expr *binary(parser *p, int level)
         left = e;
     }
     if (is(p, "&&") || is(p, "||"))
-        refuse(p, p->tok.line, "herd's C has no '%s': use '%c' on 0/1 values", p->tok.text, p->tok.text[0]);
+        refuse_here(p, "herd's C has no '%s': use '%c' on 0/1 values", p->tok.text, p->tok.text[0]);
     return left;
 }
 
@@ -196,7 +196,7 @@ stmt *block_body(parser *p)
     stmt *first = NULL, **link = &first;
     while (!accept(p, "}")) {
         if (p->tok.kind == TOK_EOF)
-            refuse(p, p->tok.line, "a '{' is never closed");
+            refuse_here(p, "a '{' is never closed");
         stmt *s = statement(p);
         if (s) {
             *link = s;
