@@ -31,17 +31,20 @@ Standard library only.
 import argparse
 import concurrent.futures
 import html
+import json
 import re
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
-# The litmus formats' parsers, shared with compare.py: herd7's output, the
-# litmus file, CMakeLists.txt's registry, the condition.
+# The litmus files' text (their threads, comments and expect lines, to show)
+# and CMakeLists.txt's registry, read as compare.py reads them. The
+# condition is explore_litmus's alone: it judges each state (its --json,
+# --parse for the states a file states), nothing here evaluates it again.
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "explore" / "litmus"))
-import condition  # noqa: E402
-import herd  # noqa: E402
+import herd  # noqa: E402  (RACE, the flag's state line)
 import litmus_file  # noqa: E402
 import registry  # noqa: E402
 from lockstep_site import stepper  # noqa: E402  (beside this file)
@@ -62,47 +65,67 @@ def fail(msg):
     sys.exit(f"docs_litmus.py: {msg}")
 
 
-def witnesses(t, states):
-    """The states the condition is about: those where an exists holds (a forall: where it fails)."""
-    return condition.named(*t.condition, states) if t.condition else []
+def witnesses(t, judged, states):
+    """The states the condition is about: those where an exists holds (a forall: where it fails),
+    as explore_litmus judged them (JUDGED: {state: (holds, atoms held)})."""
+    if not t.condition:
+        return []
+    want = t.condition[0] != "forall"
+    return [s for s in states if s in judged and judged[s][0] == want]
 
 
-def nearest(t, states):
+def nearest(t, judged, atoms, states):
     """When the condition names no allowed state (the outcome is forbidden, or a forall always
-    holds): the allowed states nearest to the one it names, those where most of its `loc=value`
-    atoms hold (between as many, its earlier atoms), how many, and of how many. ([], 0, 0)
-    without a condition."""
+    holds): the allowed states nearest to the one it names, those where most of its equalities
+    (ATOMS, explore_litmus's) hold (between as many, its earlier ones), how many, and of how many.
+    ([], 0, 0) without a condition."""
     if not t.condition:
         return [], 0, 0
-    atoms = [(k.strip("[]"), int(v)) for k, v in re.findall(r"(\d+:\w+|\[\w+\])\s*=\s*(-?\d+)", t.condition[1])]
-    def held(s):
-        return [condition.parse_state(s).get(k) == v for k, v in atoms]
     # most atoms held; between as many, the earlier ones (a question names its flag first, then the data)
-    scored = sorted(((sum(held(s)), held(s), s) for s in states if s != herd.RACE), reverse=True)
+    scored = sorted(((sum(judged[s][1]), judged[s][1], s) for s in states if s in judged), reverse=True)
     if not scored:
         return [], 0, len(atoms)
     best = scored[0][:2]
     return [s for n, h, s in scored if (n, h) == best], best[0], len(atoms)
 
 
+def judge(explorer, paths):
+    """{test name: (its condition's equalities, {stated state: (holds, [each equality held])})}:
+    explore_litmus --parse --json on the files, one run for all."""
+    if not explorer or not paths:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "parse.json"
+        p = subprocess.run([explorer, "--parse", "--json", str(out)] + [str(x) for x in paths],
+                           capture_output=True, text=True, timeout=TIMEOUT_REGISTERED)
+        if p.returncode != 0:
+            fail(f"explore_litmus --parse refused a litmus file (exit {p.returncode}):\n{p.stderr}")
+        tests = json.loads(out.read_text())["tests"]
+    return {t["test"]: (t["atoms"], {e["state"]: (e["holds"], e["atoms_held"]) for e in t["expected"]
+                                       if e["holds"] is not None}) for t in tests}
+
+
+def state_values(state):
+    """A state as a page's marker writes it (`1:r0=1;`, `[x]=2;`): {name: value}, names as the
+    explorer's JSON keys them ("1:r0", "[x]")."""
+    out = {}
+    for part in state.split(";"):
+        if part.strip():
+            name, _, value = part.partition("=")
+            out[name.strip()] = value.strip()
+    return out
+
+
 # ---- the explorer's run ---------------------------------------------------------------------
 
-def forbidden_line(out):
-    """explore_litmus --candidates's line, `Forbidden NAME PATH STATE | WHY` or `Forbidden NAME none`,
-    as (path, state, why), or None."""
-    for line in out.split("\n"):
-        words = line.split(" ", 3)
-        if words[0] == "Forbidden" and len(words) == 4 and " | " in words[3]:
-            state, why = words[3].split(" | ", 1)
-            return words[2], state.strip(), why.strip()
-    return None
-
-
 def run(explorer, t, model, graph_base, timeout):
-    """explore_litmus --check --candidates --graph on the test: its exit code, output, errors, states,
-    graphs and forbidden candidate; then the same graphs laid out for a phone (GRAPH_BASE.phone.N.dot)."""
+    """explore_litmus --check --candidates --graph on the test: its exit code, output, errors, and
+    from its --json the states (with their values and the condition's judgment), graphs and forbidden
+    candidate; then the same graphs laid out for a phone (GRAPH_BASE.phone.N.dot)."""
     model_args = ["--model", model] if model else []
-    argv = [explorer] + model_args + ["--check", "--candidates", "--graph", graph_base + ".dot", str(t.path)]
+    result = graph_base + ".json"
+    argv = [explorer] + model_args + ["--check", "--candidates", "--graph", graph_base + ".dot", "--json", result,
+                                      str(t.path)]
     phone = [explorer] + model_args + ["--candidates", "--graph", graph_base + ".phone.dot",
                                        "--graph-width", str(PHONE_WIDTH_PT), str(t.path)]
     try:
@@ -111,12 +134,19 @@ def run(explorer, t, model, graph_base, timeout):
             subprocess.run(phone, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"rc": None, "out": "", "err": f"did not finish in {timeout} s", "states": [], "graphs": {},
-                "forbidden": None}
+                "values": {}, "judged": {}, "forbidden": None}
     # Paths as the repository names them, not as this machine does.
     err = p.stderr.strip().replace(str(t.path.parent) + "/", "tests/explore/litmus/tests/")
-    result = herd.parse(p.stdout) or herd.Result()
-    return {"rc": p.returncode, "out": p.stdout, "err": err, "states": result.states, "graphs": result.graphs,
-            "forbidden": forbidden_line(p.stdout)}
+    tests = json.loads(Path(result).read_text())["tests"] if Path(result).is_file() else []
+    Path(result).unlink(missing_ok=True)
+    got = tests[0] if tests else {"states": [], "race": False, "forbidden": None}
+    f = got["forbidden"]
+    return {"rc": p.returncode, "out": p.stdout, "err": err,
+            "states": [s["state"] for s in got["states"]] + ([herd.RACE] if got["race"] else []),
+            "graphs": {s["state"]: s["graph"] for s in got["states"]},
+            "values": {s["state"]: s["values"] for s in got["states"]},
+            "judged": {s["state"]: (s["holds"], s["atoms_held"]) for s in got["states"]},
+            "forbidden": (f["graph"], f["state"], f["why"]) if f else None}
 
 
 def herd_output(out):
@@ -241,6 +271,14 @@ class Page:
     def __init__(self, args):
         self.args = args
         self.tests, self.runs = {}, {}
+        # the condition on each file's stated states, as explore_litmus judges it
+        self.judged = judge(args.explorer, sorted(args.tests.glob("*.litmus")))
+
+    def judgments(self, name, r=None):
+        """({state: (holds, atoms held)}, the condition's equalities) of a test: its stated states',
+        and those its run found (R)."""
+        atoms, judged = self.judged.get(name, ([], {}))
+        return {**judged, **(r.get("judged", {}) if r else {})}, atoms
 
     def key(self, name, model):
         return name + (".c11" if model == "c11" else "")
@@ -317,11 +355,11 @@ class Page:
         r = self.runs.get(self.key(name, model))
         if r is None or r["rc"] == "skipped":
             return ""
-        found = r.get("graphs", {})
+        found, values = r.get("graphs", {}), r.get("values", {})
         # `draw 1:r0=1;` names the found states with that assignment: the
         # page may ask for the part of a state its question is about.
-        want = condition.parse_state(state)
-        matches = [s for s in found if all(condition.parse_state(s).get(k) == v for k, v in want.items())]
+        want = state_values(state)
+        matches = [s for s in found if all(values.get(s, {}).get(k) == v for k, v in want.items())]
         if len(matches) > 1:
             return "".join(self.graph(name, model, s) for s in matches)
         state = matches[0] if matches else state
@@ -359,7 +397,8 @@ class Page:
         t, k = self.test(name), self.key(name, model)
         stated, r = self.stated(t, model), self.runs.get(k)
         found = r["states"] if r and r["rc"] in (0, 1) else None
-        named = set(witnesses(t, list(stated) + [s for s in (found or []) if s not in stated]))
+        judged, atoms = self.judgments(name, r)
+        named = set(witnesses(t, judged, list(stated) + [s for s in (found or []) if s not in stated]))
         allowed = [s for s in stated if s in named]
         head = f'<h3 id="{slug(k)}">{esc(name)}{" under --model c11" if model == "c11" else ""}</h3>'
         kind, cond = t.condition or ("", "")
@@ -372,7 +411,7 @@ class Page:
         if not draw and not allowed and found:
             # No outcome the question names is allowed: the graph of the allowed
             # one nearest to it, so that every test shows an execution.
-            near, held, atoms = nearest(t, [s for s in stated if s in found])
+            near, held, atoms = nearest(t, judged, atoms, [s for s in stated if s in found])
             if near and kind == "forall":
                 graphs = (f'<p class="litmus-nearest">The question holds in every outcome: drawn, one of them '
                           f'(<code>{esc(near[0])}</code>).</p>' + self.graph(name, model, near[0]))
@@ -394,7 +433,7 @@ class Page:
         rows = ""
         for name in names:
             t = self.test(name)
-            named = witnesses(t, t.expect)
+            named = witnesses(t, self.judgments(name)[0], t.expect)
             kind, cond = t.condition or ("", "")
             if kind == "forall":  # the states where it fails
                 rc11 = "not always" if named else "always"

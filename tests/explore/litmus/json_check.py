@@ -3,7 +3,12 @@
 what its text says: for each file, the JSON's states (in order), herd's
 verdict, Positive and Negative, the race flag and the condition equal the
 text block's (herd.py reads it), and each state's executions add up to
-Positive + Negative. Exit status 1 on a difference. Standard library only.
+Positive + Negative. And --parse judges the file's stated states as the
+run judges the states it finds: every stated state read (the race flag
+aside), the condition and each of its equalities judged, the same way as
+the run where the run found that state (the judgment docs_litmus.py asks
+for, instead of evaluating the condition again). Exit status 1 on a
+difference. Standard library only.
 """
 import argparse
 import json
@@ -37,7 +42,33 @@ def check(explorer, path):
         differs.append("the states' executions do not add up to Positive + Negative")
     if f"Condition {test['condition']}" not in text:
         differs.append(f"condition {test['condition']!r} is not the text's")
-    return differs
+    return differs, test
+
+
+def check_parse(explorer, paths, runs):
+    """What differs between --parse's judgments of the stated states and the runs' of those found."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = Path(tmp) / "parse.json"
+        out = subprocess.run([explorer, "--parse", "--json", str(result)] + [str(p) for p in paths],
+                             capture_output=True, text=True, check=False)
+        if out.returncode != 0:
+            return [f"--parse: exit {out.returncode}: {out.stderr.strip()}"], 0
+        tests = json.loads(result.read_text())["tests"]
+    differs, judged = [], 0
+    for t in tests:
+        found = {s["state"]: s for s in runs.get(t["test"], {}).get("states", [])}
+        for e in t["expected"]:
+            if e["state"] == herd.RACE:
+                continue
+            if e["holds"] is None or len(e.get("atoms_held", [])) != len(t["atoms"]):
+                differs.append(f"{t['test']}: --parse did not judge its stated state {e['state']}")
+                continue
+            judged += 1
+            s = found.get(e["state"])
+            if s and (s["holds"], s["atoms_held"]) != (e["holds"], e["atoms_held"]):
+                differs.append(f"{t['test']}: {e['state']}: --parse judges it {e['holds']} {e['atoms_held']}, "
+                               f"the run {s['holds']} {s['atoms_held']}")
+    return differs, judged
 
 
 def main():
@@ -45,12 +76,19 @@ def main():
     p.add_argument("explorer")
     p.add_argument("files", nargs="+", type=Path)
     args = p.parse_args()
-    failed = 0
+    failed, runs = 0, {}
     for path in args.files:
-        for d in check(args.explorer, path):
+        differs, test = check(args.explorer, path)
+        runs[test["test"]] = test
+        for d in differs:
             print(f"json_check: {path.name}: {d}")
             failed += 1
-    print(f"json_check: {len(args.files)} files, the JSON {'differs' if failed else 'says what the text says'}")
+    differs, judged = check_parse(args.explorer, args.files, runs)
+    for d in differs:
+        print(f"json_check: {d}")
+        failed += 1
+    print(f"json_check: {len(args.files)} files, the JSON {'differs' if failed else 'says what the text says'}; "
+          f"--parse judged {judged} stated states as the runs do")
     return 1 if failed else 0
 
 

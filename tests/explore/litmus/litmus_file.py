@@ -16,7 +16,8 @@
 
 One rule for the keyword lines: a line that, stripped, starts with the
 keyword and a space; the rest, stripped, is its value. The condition is
-condition.py's. Standard library only.
+kept as text, to show: explore_litmus judges it (its --json). Standard
+library only.
 """
 import re
 from dataclasses import dataclass

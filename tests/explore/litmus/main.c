@@ -23,6 +23,10 @@
  *                                                execution that would make one, and the cycle that
  *                                                forbids it: "Forbidden MP ... | coherence: ...", drawn
  *                                                in g.forbidden.dot, its trace in g.forbidden.trace
+ *     explore_litmus --parse --json r.json MP.litmus   read the tests and run nothing: each one's
+ *                                                condition's equalities and its stated states, the
+ *                                                condition judged on each (for programs that would
+ *                                                otherwise evaluate it again)
  *     explore_litmus --json r.json MP.litmus     each result as JSON too, in r.json: the states with their
  *                                                values and counts, herd's verdict, the race, the graphs'
  *                                                files, the forbidden candidate
@@ -399,6 +403,7 @@ static void write_json(run *r, const int *map, double seconds, int stated)
     json_key(j, "file");
     json_string(j, t->path);
     outcome_json(j, t, &r->set, paths && graphs ? graphs : NULL, executions, seconds);
+    outcome_json_stated(j, t);
     json_key(j, "forbidden");
     if (r->candidates && r->forbidden.n) {
         char path[1024];
@@ -493,7 +498,7 @@ static bool run_test(run *r, const litmus_test *t, bool check_expected)
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot|FILE.svg [--graph-width PT]] [--candidates] [--json FILE]\n"
+    fprintf(stderr, "usage: %s [--model rc11|c11] [--check] [--check-reduction[=sleep]] [--axioms] [--trace] [--graph FILE.dot|FILE.svg [--graph-width PT]] [--candidates] [--json FILE [--parse]]\n"
                     "       FILE.litmus...\n"
                     "       %s FILE.litmus --replay ID\n", program, program);
     return 2;
@@ -502,7 +507,7 @@ static int usage(const char *program)
 /* The options, one table (getopt_long); none has a short form. Those the
  * scenario programs take too are the explorer's (EXPLORE_OPT_..., read by
  * explore_take_option). */
-enum { OPT_CHECK = 256, OPT_AXIOMS, OPT_CANDIDATES, OPT_TRACE, OPT_GRAPH, OPT_JSON };
+enum { OPT_CHECK = 256, OPT_AXIOMS, OPT_CANDIDATES, OPT_TRACE, OPT_GRAPH, OPT_JSON, OPT_PARSE };
 
 static const struct option g_options[] = {
     {"check", no_argument, NULL, OPT_CHECK},
@@ -515,13 +520,14 @@ static const struct option g_options[] = {
     {"replay", required_argument, NULL, EXPLORE_OPT_REPLAY},
     {"model", required_argument, NULL, EXPLORE_OPT_MODEL},
     {"json", required_argument, NULL, OPT_JSON},
+    {"parse", no_argument, NULL, OPT_PARSE},
     {0},
 };
 
 /* The options into r (and *check_expected); the files are left from
  * optind on. Returns -1 to go on, else the exit status (2: a bad
  * argument, said on stderr). */
-static int parse_options(int argc, char **argv, run *r, bool *check_expected, const char **json_path)
+static int parse_options(int argc, char **argv, run *r, bool *check_expected, const char **json_path, bool *parse_only)
 {
     const char *program = argv[0];
     char why[256];
@@ -545,6 +551,9 @@ static int parse_options(int argc, char **argv, run *r, bool *check_expected, co
             break;
         case OPT_JSON:
             *json_path = optarg;
+            break;
+        case OPT_PARSE:
+            *parse_only = true;
             break;
         case EXPLORE_OPT_MODEL: case EXPLORE_OPT_CHECK_REDUCTION: case EXPLORE_OPT_GRAPH_WIDTH: case EXPLORE_OPT_REPLAY:
             if (!explore_take_option(c, optarg, &r->options, why, sizeof why)) {
@@ -591,7 +600,8 @@ int main(int argc, char **argv)
     }
     r.options.bound_is_hard = false; /* .exhaustive: one round, no bound, whatever the environment says */
     const char *json_path = NULL;
-    int status = parse_options(argc, argv, &r, &check_expected, &json_path);
+    bool parse_only = false;
+    int status = parse_options(argc, argv, &r, &check_expected, &json_path, &parse_only);
     if (status >= 0)
         return done(tests, 0, status);
     for (int i = optind; i < argc; ++i) {
@@ -602,7 +612,7 @@ int main(int argc, char **argv)
     }
     if (refused)
         return done(tests, ntests, 2);
-    if (ntests == 0 || (r.options.replay && ntests != 1))
+    if (ntests == 0 || (r.options.replay && ntests != 1) || (parse_only && (!json_path || r.options.replay)))
         return done(tests, ntests, usage(argv[0]));
     FILE *json_file = NULL;
     json j;
@@ -624,7 +634,16 @@ int main(int argc, char **argv)
     }
     explore_install_crash_handlers();
     bool all_stated = true;
-    for (int i = 0; i < ntests; ++i) {
+    for (int i = 0; i < ntests && parse_only; ++i) { /* --parse: each test as read, its stated states judged */
+        json_object(&j);
+        json_key(&j, "file");
+        json_string(&j, tests[i].path);
+        json_key(&j, "test");
+        json_string(&j, tests[i].name);
+        outcome_json_stated(&j, &tests[i]);
+        json_end_object(&j);
+    }
+    for (int i = 0; i < ntests && !parse_only; ++i) {
         all_stated &= run_test(&r, &tests[i], check_expected);
         forget_executions(&r);
     }

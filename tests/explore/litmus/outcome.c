@@ -282,6 +282,125 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
  * its counts, whether the condition's proposition holds there, and its
  * graph's file (graphs[i], NULL: none); then herd's verdict, Positive and
  * Negative, the race flag and the condition as herd prints it. */
+/* ---- the stated states, judged (--json) -------------------------------------------- */
+
+/* A state as herd writes it ("1:r0=1; [x]=2;"), into values in t->shown's
+ * order; false if it is not one of t's (a name it does not show, a value
+ * that is neither a number nor a location, a shown name left out). */
+static bool parse_state(const litmus_test *t, const char *text, int *values)
+{
+    bool set[LITMUS_MAX_OBSERVED] = {false};
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *part = strtok_r(buf, ";", &save); part; part = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(part, '=');
+        if (!eq) {
+            if (strspn(part, " ") == strlen(part))
+                continue;
+            return false;
+        }
+        *eq = '\0';
+        char *name = part + strspn(part, " "), *value = eq + 1 + strspn(eq + 1, " ");
+        int k = 0;
+        for (; k < t->nshown; ++k) {
+            char shown[LITMUS_MAX_NAME + 16];
+            observed o = t->shown[k];
+            if (o.thread >= 0)
+                snprintf(shown, sizeof shown, "%d:%s", o.thread, t->threads[o.thread].regs[o.index]);
+            else
+                snprintf(shown, sizeof shown, "[%s]", t->locs[o.index].name);
+            if (strcmp(shown, name) == 0)
+                break;
+        }
+        if (k == t->nshown)
+            return false;
+        char *end;
+        long v = strtol(value, &end, 10);
+        int loc = -1;
+        for (int l = 0; l < t->nlocs && loc < 0; ++l)
+            loc = strcmp(t->locs[l].name, value) == 0 ? l : -1;
+        if (end != value && !*end)
+            values[k] = (int)v;
+        else if (loc >= 0)
+            values[k] = litmus_address(loc);
+        else
+            return false;
+        set[k] = true;
+    }
+    for (int k = 0; k < t->nshown; ++k)
+        if (!set[k])
+            return false;
+    return true;
+}
+
+/* The condition's equalities, left to right, as herd prints each. */
+static int atoms_of(const litmus_test *t, const cond *c, const cond **out, int n, int room)
+{
+    if (!c || n >= room)
+        return n;
+    if (c->kind == COND_EQ) {
+        out[n++] = c;
+        return n;
+    }
+    n = atoms_of(t, c->a, out, n, room);
+    return atoms_of(t, c->b, out, n, room);
+}
+
+#define MAX_ATOMS 32
+
+static void atoms_held_json(json *j, const litmus_test *t, const int *values)
+{
+    const cond *atoms[MAX_ATOMS];
+    int n = atoms_of(t, t->condition, atoms, 0, MAX_ATOMS);
+    json_key(j, "atoms_held");
+    json_array(j);
+    for (int k = 0; k < n; ++k)
+        json_bool(j, outcome_holds(t, atoms[k], values));
+    json_end_array(j);
+}
+
+void outcome_json_stated(json *j, const litmus_test *t)
+{
+    const cond *atoms[MAX_ATOMS];
+    int n = atoms_of(t, t->condition, atoms, 0, MAX_ATOMS);
+    json_key(j, "atoms");
+    json_array(j);
+    for (int k = 0; k < n; ++k) {
+        char text[256];
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f) {
+            print_cond(f, t, atoms[k], false);
+            fclose(f);
+        }
+        snprintf(text, sizeof text, "%s", buf ? buf : "");
+        free(buf);
+        json_string(j, text);
+    }
+    json_end_array(j);
+    json_key(j, "expected");
+    json_array(j);
+    for (int i = 0; i < t->nexpected; ++i) {
+        int values[LITMUS_MAX_OBSERVED];
+        json_object(j);
+        json_key(j, "state");
+        json_string(j, t->expected[i]);
+        json_key(j, "c11");
+        json_bool(j, t->expected_c11[i]);
+        bool parsed = strcmp(t->expected[i], "Flag *undef*") != 0 && parse_state(t, t->expected[i], values);
+        json_key(j, "holds"); /* null: no state (the race flag) or not one of this test's */
+        if (parsed)
+            json_bool(j, outcome_holds(t, t->condition, values));
+        else
+            json_null(j);
+        if (parsed)
+            atoms_held_json(j, t, values);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
 void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs,
                   const char *const *executions, double seconds)
 {
@@ -316,6 +435,7 @@ void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const c
         json_end_object(j);
         json_key(j, "holds");
         json_bool(j, outcome_holds(t, t->condition, set->values[i]));
+        atoms_held_json(j, t, set->values[i]);
         json_key(j, "executions");
         json_int(j, set->executions[i]);
         json_key(j, "schedules");

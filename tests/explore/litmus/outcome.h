@@ -44,6 +44,12 @@ void outcome_print(const litmus_test *t, const outcome_set *set, double seconds)
 /* The same as members of the open JSON object j (--json); graphs[i]: the
  * i-th state's graph file, or graphs NULL; executions[i]: the execution
  * that first reached it, as JSON ({"trace", "graph"}), or NULL. */
+/* The condition's equalities ("atoms": herd's 1:r0=1, [x]=2, left to
+ * right) and the file's stated states, each judged: whether the condition
+ * holds there and which of its equalities do ("expected"), as members of
+ * the open JSON object j. Python asks this instead of evaluating the
+ * condition again (docs_litmus.py). */
+void outcome_json_stated(json *j, const litmus_test *t);
 void outcome_json(json *j, const litmus_test *t, const outcome_set *set, const char *const *graphs,
                   const char *const *executions, double seconds);
 
