@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""docs_litmus.py IN OUT --tests DIR --site SITE [--explorer EXE] [--agree LIST] [--cmakelists FILE] [--dot DOT] [--strict]
+"""docs_litmus.py IN OUT --tests DIR --site SITE [--explorer EXE] [--agree LIST] [--registry FILE] [--dot DOT] [--strict]
 
 Fills in the litmus markers of a course page (docs/litmus.md) at docs build
 time, from the litmus files and the real explore_litmus, never by hand:
@@ -23,8 +23,8 @@ time, from the litmus files and the real explore_litmus, never by hand:
 ctests explore_litmus.NAME of tests/explore/litmus, `NAME.c11` for
 --model c11): for those a run that does not agree fails the build. For the
 others, the page says what the run gave (refused, a difference, too slow)
-and what the file waits on: the `# waiting: NAME REASON` line of
-tests/explore/litmus/CMakeLists.txt, as compare.py reads it. Without
+and what the file waits on: its line of tests/explore/litmus/registry.tsv,
+as compare.py reads it. Without
 --explorer (the tests are off) the page says the runs are missing.
 Standard library only.
 """
@@ -324,7 +324,7 @@ class Page:
         reason = self.args.waiting.get(name)
         if model == "c11" and self.key(name, model) in self.args.agree:
             reason = None
-        return (f" It waits on: {esc(reason)} (<code>tests/explore/litmus/CMakeLists.txt</code>)." if reason else
+        return (f" It waits on: {esc(reason)} (<code>tests/explore/litmus/registry.tsv</code>)." if reason else
                 " It is not yet registered as a ctest.")
 
     def verdict(self, name, model):
@@ -515,12 +515,12 @@ def parse_args():
     p.add_argument("--site", type=Path, required=True, help="the site: graphs go to SITE/litmus")
     p.add_argument("--explorer", help="explore_litmus (without it the page says the runs are missing)")
     p.add_argument("--agree", default="", help="the tests registered as agreeing, separated by , or ;")
-    p.add_argument("--cmakelists", type=Path, help="tests/explore/litmus/CMakeLists.txt: its `# waiting:` lines")
+    p.add_argument("--registry", type=Path, help="tests/explore/litmus/registry.tsv: why a file waits")
     p.add_argument("--dot", help="Graphviz's dot (without it the page draws no graph)")
     p.add_argument("--strict", action="store_true", help="a registered test that does not agree fails the build")
     args = p.parse_args()
     args.agree = {x for x in re.split("[,;]", args.agree) if x}
-    args.waiting = registry.waiting(args.cmakelists) if args.cmakelists and args.cmakelists.is_file() else {}
+    args.waiting = registry.waiting(args.registry) if args.registry and args.registry.is_file() else {}
     return args
 
 

@@ -182,7 +182,7 @@ def litmus_page(course):
     litmus = course.src / "tests" / "explore" / "litmus"
     cmd = [sys.executable, str(Path(__file__).resolve().parent / "docs_litmus.py"), str(out), str(out),
            "--tests", str(litmus / "tests"), "--site", a.site, "--strict",
-           "--cmakelists", str(litmus / "CMakeLists.txt"), "--agree", a.litmus_agree]
+           "--registry", str(litmus / "registry.tsv"), "--agree", a.litmus_agree]
     cmd += ["--explorer", a.litmus_explorer] if a.litmus_explorer else []
     cmd += ["--dot", a.dot] if a.dot else []
     if subprocess.run(cmd).returncode != 0:

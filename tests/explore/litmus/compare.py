@@ -21,8 +21,8 @@ For each file (by default every tests/*.litmus beside this script):
     it took, and whether its counts of executions (Positive, Negative)
     equal herd7's. A difference in the counts is explained when the file
     has a `herd-counts-differ REASON` line, and an error otherwise.
-Then which files CMakeLists.txt registers as ctests, and for the others the
-reason it gives (`# waiting: NAME REASON` lines). Exits 1 on an
+Then which files are registered as ctests, and for the others the reason
+registry.tsv gives (registry.py reads it, as CMakeLists.txt does). Exits 1 on an
 unexplained difference with herd7, or on a registered file the explorer
 does not match. Standard library only.
 """
@@ -166,10 +166,10 @@ def summary(files, names, waiting, tally, explorer):
     for d in tally.unexplained:
         print(f"  UNEXPLAINED: {d}")
     listed = [Path(p).stem for p in files]
-    print(f"compare: ctests registered in CMakeLists.txt: {len([n for n in names if n in listed])} of {len(files)}")
+    print(f"compare: ctests registered in registry.tsv: {len([n for n in names if n in listed])} of {len(files)}")
     for n in listed:
         if n not in names:
-            print(f"  not registered: {n}: {waiting.get(n, 'no reason given in CMakeLists.txt')}")
+            print(f"  not registered: {n}: {waiting.get(n, 'no reason given in registry.tsv')}")
     if tally.explorer_bad:
         print(f"compare: registered but not exact under the explorer: {', '.join(tally.explorer_bad)}")
 

@@ -1,23 +1,28 @@
-"""Which litmus files CMakeLists.txt (beside this file) registers as ctests,
-and why the others wait: its `set(litmus_registered NAME...)` and its
-`# waiting: NAME REASON` lines. Standard library only.
+"""Which litmus files are registered as ctests, and why the others wait:
+registry.tsv beside this file, which CMakeLists.txt reads too (one line per
+file: NAME, then a tab and `registered`, or `waiting` and a tab and the
+reason; `#` starts a comment line). Standard library only.
 """
-import re
 from pathlib import Path
 
-CMAKELISTS = Path(__file__).resolve().parent / "CMakeLists.txt"
+REGISTRY = Path(__file__).resolve().parent / "registry.tsv"
 
 
-def registered(cmakelists=CMAKELISTS):
-    """The names CMakeLists.txt registers, in its order."""
-    block = re.search(r"set\(litmus_registered(.*?)\)", read(cmakelists), re.S)
-    return block.group(1).split() if block else []
+def entries(registry=REGISTRY):
+    """[(NAME, status, reason or "")], in the file's order."""
+    out = []
+    for line in Path(registry).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, status, *reason = line.split("\t")
+            out.append((name, status, reason[0] if reason else ""))
+    return out
 
 
-def waiting(cmakelists=CMAKELISTS):
-    """{NAME: REASON} of its `# waiting: NAME REASON` lines."""
-    return dict(re.findall(r"^# waiting: (\S+)\s+(.*)$", read(cmakelists), re.M))
+def registered(registry=REGISTRY):
+    """The names registered as ctests, in the file's order."""
+    return [name for name, status, _ in entries(registry) if status == "registered"]
 
 
-def read(cmakelists):
-    return Path(cmakelists).read_text(encoding="utf-8")
+def waiting(registry=REGISTRY):
+    """{NAME: REASON} of the files that wait."""
+    return {name: reason for name, status, reason in entries(registry) if status == "waiting"}
