@@ -24,8 +24,10 @@ ctests explore_litmus.NAME of tests/explore/litmus, `NAME.c11` for
 --model c11): for those a run that does not agree fails the build. For the
 others, the page says what the run gave (refused, a difference, too slow)
 and what the file waits on: its line of tests/explore/litmus/registry.tsv,
-as compare.py reads it. Without
---explorer (the tests are off) the page says the runs are missing.
+as compare.py reads it. The litmus files themselves are read by
+explore_litmus (litmus_file.py asks it: --parse --json), which also
+judges the question on each state: without --explorer (the tests are off)
+each marker says so instead of its test.
 Standard library only.
 """
 import argparse
@@ -87,22 +89,6 @@ def nearest(t, judged, atoms, states):
         return [], 0, len(atoms)
     best = scored[0][:2]
     return [s for n, h, s in scored if (n, h) == best], best[0], len(atoms)
-
-
-def judge(explorer, paths):
-    """{test name: (its condition's equalities, {stated state: (holds, [each equality held])})}:
-    explore_litmus --parse --json on the files, one run for all."""
-    if not explorer or not paths:
-        return {}
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "parse.json"
-        p = subprocess.run([explorer, "--parse", "--json", str(out)] + [str(x) for x in paths],
-                           capture_output=True, text=True, timeout=TIMEOUT_REGISTERED)
-        if p.returncode != 0:
-            fail(f"explore_litmus --parse refused a litmus file (exit {p.returncode}):\n{p.stderr}")
-        tests = json.loads(out.read_text())["tests"]
-    return {t["test"]: (t["atoms"], {e["state"]: (e["holds"], e["atoms_held"]) for e in t["expected"]
-                                       if e["holds"] is not None}) for t in tests}
 
 
 def state_values(state):
@@ -270,25 +256,26 @@ def figure(name, what, dot, dot_file, caption):
 class Page:
     def __init__(self, args):
         self.args = args
-        self.tests, self.runs = {}, {}
-        # the condition on each file's stated states, as explore_litmus judges it
-        self.judged = judge(args.explorer, sorted(args.tests.glob("*.litmus")))
+        self.runs = {}
+        # every file, read by explore_litmus (its parts, its stated states judged): one run for all
+        try:
+            files = litmus_file.read_all(args.explorer, sorted(args.tests.glob("*.litmus")), TIMEOUT_REGISTERED)
+        except litmus_file.Refused as e:
+            fail(f"explore_litmus refused a litmus file:\n{e}")
+        self.tests = {t.path.stem: t for t in files.values()}
 
     def judgments(self, name, r=None):
         """({state: (holds, atoms held)}, the condition's equalities) of a test: its stated states',
-        and those its run found (R)."""
-        atoms, judged = self.judged.get(name, ([], {}))
-        return {**judged, **(r.get("judged", {}) if r else {})}, atoms
+        and those its run found (R), as explore_litmus judged them."""
+        t = self.test(name)
+        return {**t.judged, **(r.get("judged", {}) if r else {})}, t.atoms
 
     def key(self, name, model):
         return name + (".c11" if model == "c11" else "")
 
     def test(self, name):
         if name not in self.tests:
-            path = self.args.tests / (name + ".litmus")
-            if not path.is_file():
-                fail(f"{self.args.input}: no litmus file {path}")
-            self.tests[name] = litmus_file.read(path)
+            fail(f"{self.args.input}: no litmus file {self.args.tests / (name + '.litmus')}")
         return self.tests[name]
 
     def stated(self, t, model):
@@ -477,6 +464,12 @@ class Marker:
         return html_block(head), html_block(body)
 
 
+# A marker's place in a build without explore_litmus, which reads the litmus files.
+NO_EXPLORER = ("\\htmlonly[block]<p class=\"litmus-nograph\">This build has no <code>explore_litmus</code>, which reads "
+               "the litmus files and runs them: configure with <code>-DLOCKSTEP_TESTS=ON</code> to see this test."
+               "</p>\\endhtmlonly")
+
+
 def html_block(html_text):
     return "\\htmlonly[block]" + html_text.replace("\n", "&#10;") + "\\endhtmlonly"
 
@@ -527,7 +520,13 @@ def parse_args():
 def main():
     args = parse_args()
     text = args.input.read_text(encoding="utf-8")
-    page, found = Page(args), markers(text, args.input)
+    found = markers(text, args.input)
+    if not args.explorer:  # explore_litmus reads the files: without it, no test to show
+        for m in found:
+            text = place(text, m.text(), "", NO_EXPLORER)
+        args.output.write_text(text, encoding="utf-8")
+        return
+    page = Page(args)
     page.run_all({page.key(name, m.model): (name, m.model) for m in found for name in m.names})
     for m in found:
         text = place(text, m.text(), *m.render(page))

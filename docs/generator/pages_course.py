@@ -200,7 +200,12 @@ def playground_page(course):
     text = sitemap.site_label(sitemap.site_links(src.read_text(encoding="utf-8"), "docs/playground.md", "."),
                               "playground")
     litmus = course.src / "tests" / "explore" / "litmus" / "tests"
-    text = playground.fill(text, litmus, course.docs / "litmus.md", bool(a.playground_explorer))
+    abouts = {}
+    if a.litmus_explorer:  # (each test's description, as explore_litmus reads the files)
+        sys.path.insert(0, str(litmus.parent))
+        import litmus_file  # noqa: E402  (beside the litmus files: it asks explore_litmus)
+        abouts = {p.stem: t.about for p, t in litmus_file.read_all(a.litmus_explorer, sorted(litmus.glob("*.litmus"))).items()}
+    text = playground.fill(text, litmus, course.docs / "litmus.md", bool(a.playground_explorer), abouts)
     site.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(course.docs / playground.PAGE_SCRIPT, site / playground.PAGE_SCRIPT)
     stale = site / playground.EXPLORER_SCRIPT  # (a build without it must not keep an older one)

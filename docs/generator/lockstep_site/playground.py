@@ -25,13 +25,6 @@ EXPLORER_SCRIPT = "explore_litmus_page.js"  # in the site's root, beside the pag
 PAGE_SCRIPT = "playground.js"
 
 
-def about(text):
-    """A litmus file's description: its second line, in double quotes (herd's C format), or ""."""
-    lines = text.split("\n")
-    m = re.match(r'^\s*"(.*)"\s*$', lines[1]) if len(lines) > 1 else None
-    return m.group(1) if m else ""
-
-
 def chapter_anchors(chapter):
     """{test: its block's anchor in litmus.html} for every test the chapter
     shows (a `<!-- litmus NAME -->` marker; docs_litmus.py's slug)."""
@@ -41,13 +34,15 @@ def chapter_anchors(chapter):
     return {n: "litmus-" + re.sub(r"[^A-Za-z0-9]+", "-", n).strip("-").lower() for n in names}
 
 
-def tests(folder, chapter):
-    """[{name, about, text, anchor}] of every test of FOLDER, by name."""
+def tests(folder, chapter, abouts):
+    """[{name, about, text, anchor}] of every test of FOLDER, by name; ABOUTS:
+    {name: its one-line description}, as explore_litmus read it (the one
+    parser of the format: pages_course.py asks it)."""
     anchors = chapter_anchors(chapter)
     out = []
     for f in sorted(Path(folder).glob("*.litmus"), key=lambda p: p.stem.lower()):
         text = f.read_text(encoding="utf-8")
-        out.append({"name": f.stem, "about": about(text), "text": text, "anchor": anchors.get(f.stem)})
+        out.append({"name": f.stem, "about": abouts.get(f.stem, ""), "text": text, "anchor": anchors.get(f.stem)})
     return out
 
 
@@ -60,11 +55,12 @@ def script_json(value):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def fill(text, folder, chapter, explorer):
+def fill(text, folder, chapter, explorer, abouts):
     """The page's text with its marker replaced by the tests and the scripts;
-    EXPLORER: whether the site has explore_litmus for the browser."""
+    EXPLORER: whether the site has explore_litmus for the browser; ABOUTS:
+    each test's description (tests())."""
     if MARKER not in text:
         raise ValueError(f"docs/playground.md has no {MARKER} in its \\htmlonly block")
-    data = f'<script type="application/json" id="playground-tests">{script_json(tests(folder, chapter))}</script>'
+    data = f'<script type="application/json" id="playground-tests">{script_json(tests(folder, chapter, abouts))}</script>'
     scripts = (f'<script src="{EXPLORER_SCRIPT}"></script>' if explorer else "") + f'<script src="{PAGE_SCRIPT}"></script>'
     return text.replace(MARKER, data + scripts)

@@ -42,6 +42,7 @@ import litmus_file  # noqa: E402
 import registry  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+DEFAULT_EXPLORER = HERE.parents[2] / "build" / "test" / "tests" / "explore" / "litmus" / "explore_litmus"
 DEFAULT_HERD = "/tmp/herd7-install/bin/herd7"  # ../shared/tools/herd7/build.sh installs it there
 
 
@@ -178,11 +179,15 @@ def parse_args():
     p = argparse.ArgumentParser(usage="%(prog)s" + __doc__.split("\n")[0][len("compare.py"):],
                                 description=__doc__.split("\n\n")[1])
     p.add_argument("--herd", default=os.environ.get("HERD7", DEFAULT_HERD), help="herd7 (default: $HERD7, or %(default)s)")
-    p.add_argument("--explorer", help="explore_litmus: run its --check on each file too")
+    p.add_argument("--explorer", default=str(DEFAULT_EXPLORER),
+                   help="explore_litmus: it reads the files, and its --check runs on each (default: %(default)s)")
     p.add_argument("files", nargs="*", type=Path, help="litmus files (default: every tests/*.litmus)")
     args = p.parse_args()
     if not os.access(args.herd, os.X_OK):
         sys.exit(f"compare: no herd7 at {args.herd}: build it with ../shared/tools/herd7/build.sh, or pass --herd")
+    if not os.access(args.explorer, os.X_OK):
+        sys.exit(f"compare: no explore_litmus at {args.explorer}, which reads the litmus files: build it "
+                 "(cmake --workflow --preset test), or pass --explorer")
     return args
 
 
@@ -192,17 +197,21 @@ def main():
     names, waiting = registry.registered(), registry.waiting()
     tally = Tally()
     for path in files:
-        test = litmus_file.read(path)
+        try:
+            test = litmus_file.read(path, args.explorer)
+        except litmus_file.Refused as e:  # (explore_litmus cannot read it: what herd7 says of it, and why)
+            print(f"{path.stem}: explore_litmus refuses it:\n    {e}")
+            if path.stem in names:
+                tally.explorer_bad.append(path.stem)
+            continue
         if test.herd_skip:
             tally.explained.append(f"{test.path.stem}: herd7 not run (why: {test.herd_skip})")
             print(f"{test.path.stem}: herd7 not run\n    why: {test.herd_skip}")
-            if args.explorer:
-                report_explorer(args.explorer, test, test.expect_counts, names, waiting, tally)
+            report_explorer(args.explorer, test, test.expect_counts, names, waiting, tally)
             continue
         rc11 = herd_run(args.herd, path)
         print(check_rc11(rc11, test, tally) + check_c11(args.herd, test, tally))
-        if args.explorer:
-            report_explorer(args.explorer, test, rc11.counts, names, waiting, tally)
+        report_explorer(args.explorer, test, rc11.counts, names, waiting, tally)
     summary(files, names, waiting, tally, args.explorer)
     sys.exit(1 if tally.unexplained or tally.explorer_bad else 0)
 

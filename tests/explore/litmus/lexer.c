@@ -97,10 +97,10 @@ void lexer_line(lexer *lx, char *buf, size_t size)
     lx->p += strcspn(lx->p, "\n");
 }
 
-token lexer_next(lexer *lx)
+static token scan(lexer *lx)
 {
     skip_space_and_comments(lx);
-    token t = {.kind = TOK_EOF, .line = lx->line, .column = column_of(lx, lx->p)};
+    token t = {.kind = TOK_EOF, .line = lx->line, .column = column_of(lx, lx->p), .start = lx->p};
     const char *p = lx->p;
     if (!*p)
         return t;
@@ -147,5 +147,12 @@ token lexer_next(lexer *lx)
     t.kind = TOK_ERROR;
     snprintf(t.text, sizeof t.text, "%c", *p);
     lx->p += 1;
+    return t;
+}
+
+token lexer_next(lexer *lx)
+{
+    token t = scan(lx);
+    t.end = lx->p;
     return t;
 }

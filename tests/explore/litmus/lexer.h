@@ -22,6 +22,7 @@ typedef struct token {
     long value; /* TOK_NUMBER */
     int line;
     int column; /* of its first character, from 1 (characters, not bytes) */
+    const char *start, *end; /* where it is in the text (for the parts a tool shows as written) */
 } token;
 
 typedef struct lexer {

@@ -165,6 +165,22 @@ enum quantifier { EXISTS, NOT_EXISTS, FORALL };
 
 /* ---- a test ---------------------------------------------------------------------- */
 
+/* The file's parts as written, for the tools that show them (--parse's
+ * JSON; nothing here runs): its quoted line, its init block on one line,
+ * each thread's code (its common indentation removed; malloc'd, freed by
+ * litmus_free), the condition's quantifier and proposition, and the
+ * comment lines a tool reads besides the expect lines (herd-differs,
+ * herd-counts-differ, herd-skip, expect-counts), each's first. "": none. */
+typedef struct litmus_source {
+    char about[512];
+    char init[512];
+    char *code[LITMUS_MAX_THREADS];
+    char quantifier[16];
+    char proposition[512];
+    char expect_counts[128];
+    char herd_differs[512], herd_counts_differ[512], herd_skip[512];
+} litmus_source;
+
 typedef struct litmus_test {
     const char *path;
     char name[128];
@@ -181,6 +197,7 @@ typedef struct litmus_test {
     int nexpected;
     long expected_counts[2]; /* an "expect-counts Positive: P Negative: N" line (herd7's, RC11), -1 -1 none */
     int fence_line; /* the first fence, 0 if none */
+    litmus_source source; /* its parts as written */
     struct node_block *nodes; /* the tree's nodes (parse.c) */
 } litmus_test;
 

@@ -1,4 +1,7 @@
-"""A C litmus file (herd7's format, tests/*.litmus) as the Python tools read it.
+"""A C litmus file (herd7's format, tests/*.litmus) as the Python tools use
+it, read by explore_litmus, the one parser of the format: `explore_litmus
+--parse --json FILE` reads the files, runs nothing, and writes each one's
+parts as written and its stated states judged.
 
     C MP+rel+acq
     "what it shows"
@@ -14,13 +17,13 @@
     P0(atomic_int* x, atomic_int* y) { ... }
     exists (1:r0=1 /\\ 1:r1=0)
 
-One rule for the keyword lines: a line that, stripped, starts with the
-keyword and a space; the rest, stripped, is its value. The condition is
-kept as text, to show: explore_litmus judges it (its --json). Standard
-library only.
+A keyword line is one that, stripped, starts with the keyword and a space;
+the rest, stripped, is its value (parse_test.c). Standard library only.
 """
-import re
-from dataclasses import dataclass
+import json
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -39,49 +42,37 @@ class Test:
     herd_counts_differ: str  # why explore_litmus's counts of executions differ from herd7's, or None
     expect_counts: str = None  # herd7's `Positive: P Negative: N`, which explore_litmus --check compares too
     herd_skip: str = None      # why herd7 is not run on it, or None
+    atoms: list = field(default_factory=list)   # the condition's equalities (`1:r0=1`), left to right
+    judged: dict = field(default_factory=dict)  # {stated state: (condition holds, [each equality holds])}
 
 
-def keyword_lines(text, keyword):
-    """The values of the file's `KEYWORD VALUE` lines, in order."""
-    prefix = keyword + " "
-    lines = (line.strip() for line in text.splitlines())
-    return [line[len(prefix):].strip() for line in lines if line.startswith(prefix)]
+class Refused(Exception):
+    """explore_litmus refused a file: its message (FILE:LINE:COLUMN: reason)."""
 
 
-def read(path):
-    """The litmus file at `path`."""
-    path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    body = re.sub(r"\(\*.*?\*\)", "", text, flags=re.S)
-    differs, counts_differ = keyword_lines(text, "herd-differs"), keyword_lines(text, "herd-counts-differ")
-    counts = keyword_lines(text, "expect-counts")
-    skip = keyword_lines(text, "herd-skip")
-    return Test(path=path, name=re.search(r"^C\s+(\S+)", text, re.M).group(1),
-                about=first(r'^"(.*)"\s*$', text), init=" ".join(first(r"^\s*(\{[^}]*\})", body).split()),
-                threads=threads(body), condition=condition(body),
-                expect=keyword_lines(text, "expect"), expect_c11=keyword_lines(text, "expect-c11"),
-                herd_differs=differs[0] if differs else None,
-                herd_counts_differ=counts_differ[0] if counts_differ else None,
-                expect_counts=counts[0] if counts else None, herd_skip=skip[0] if skip else None)
+def read_all(explorer, paths, timeout=300):
+    """{path: Test} of the files, read by one run of explorer (explore_litmus)."""
+    paths = [Path(p) for p in paths]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "parse.json"
+        run = subprocess.run([str(explorer), "--parse", "--json", str(out)] + [str(p) for p in paths],
+                             capture_output=True, text=True, timeout=timeout)
+        if run.returncode != 0:
+            raise Refused(run.stderr.strip() or f"explore_litmus --parse: exit {run.returncode}")
+        tests = json.loads(out.read_text(encoding="utf-8"))["tests"]
+    return {path: test_of(path, t) for path, t in zip(paths, tests)}
 
 
-def first(pattern, text):
-    """The first group of the first match, or ''."""
-    m = re.search(pattern, text, re.M)
-    return m.group(1) if m else ""
+def read(path, explorer):
+    """The litmus file at `path` (one run of explorer for it)."""
+    return read_all(explorer, [path])[Path(path)]
 
 
-def threads(body):
-    """Each thread's name and code, its common indentation removed."""
-    found = []
-    for m in re.finditer(r"^(P\d+)\s*\(([^)]*)\)\s*\{\n(.*?)^\}", body, re.M | re.S):
-        lines = [line for line in m.group(3).split("\n") if line.strip()]
-        indent = min((len(line) - len(line.lstrip()) for line in lines), default=0)
-        found.append((m.group(1), "\n".join(line[indent:] for line in lines)))
-    return found
-
-
-def condition(body):
-    """(quantifier, proposition) of the file's final condition, or None."""
-    m = re.search(r"^\s*((?:~\s*)?exists|forall)\s*(.*\S)\s*$", body, re.M)
-    return (m.group(1), m.group(2)) if m else None
+def test_of(path, t):
+    return Test(path=path, name=t["test"], about=t["about"] or "", init=t["init"] or "",
+                threads=[(th["name"], th["code"]) for th in t["threads"]],
+                condition=(t["quantifier"], t["proposition"]) if t["quantifier"] else None,
+                expect=t["expect"], expect_c11=t["expect_c11"], herd_differs=t["herd_differs"],
+                herd_counts_differ=t["herd_counts_differ"], expect_counts=t["expect_counts"],
+                herd_skip=t["herd_skip"], atoms=t["atoms"],
+                judged={e["state"]: (e["holds"], e["atoms_held"]) for e in t["expected"] if e["holds"] is not None})

@@ -380,6 +380,50 @@ static void forbidden(run *r, const explore_scenario *s)
     printf("Forbidden %s %s %s | %s\n", r->t->name, path, r->forbidden_state, r->forbidden.says);
 }
 
+static void string_or_null(json *j, const char *key, const char *s)
+{
+    json_key(j, key);
+    json_string(j, s[0] ? s : NULL);
+}
+
+/* --parse: the file's parts as written (litmus_source), for the tools
+ * that show them: the quoted line, the init block, each thread's code, the
+ * condition's quantifier and proposition, the expect lines (RC11's, then
+ * C11's beyond them) and the comment lines compare.py reads. */
+static void source_json(json *j, const litmus_test *t)
+{
+    const litmus_source *src = &t->source;
+    string_or_null(j, "about", src->about);
+    string_or_null(j, "init", src->init);
+    json_key(j, "threads");
+    json_array(j);
+    for (int i = 0; i < t->nthreads; ++i) {
+        char name[16];
+        snprintf(name, sizeof name, "P%d", i);
+        json_object(j);
+        json_key(j, "name");
+        json_string(j, name);
+        json_key(j, "code");
+        json_string(j, src->code[i] ? src->code[i] : "");
+        json_end_object(j);
+    }
+    json_end_array(j);
+    string_or_null(j, "quantifier", src->quantifier);
+    string_or_null(j, "proposition", src->proposition);
+    for (int c11 = 0; c11 <= 1; ++c11) {
+        json_key(j, c11 ? "expect_c11" : "expect");
+        json_array(j);
+        for (int i = 0; i < t->nexpected; ++i)
+            if (t->expected_c11[i] == (bool)c11)
+                json_string(j, t->expected[i]);
+        json_end_array(j);
+    }
+    string_or_null(j, "expect_counts", src->expect_counts);
+    string_or_null(j, "herd_differs", src->herd_differs);
+    string_or_null(j, "herd_counts_differ", src->herd_counts_differ);
+    string_or_null(j, "herd_skip", src->herd_skip);
+}
+
 /* The test's result as a member of --json's "tests" array: herd's block
  * (outcome.c), each state's graph file, the forbidden candidate (with
  * --candidates) and whether the set is the stated one (with --check). */
@@ -640,6 +684,7 @@ int main(int argc, char **argv)
         json_string(&j, tests[i].path);
         json_key(&j, "test");
         json_string(&j, tests[i].name);
+        source_json(&j, &tests[i]);
         outcome_json_stated(&j, &tests[i]);
         json_end_object(&j);
     }

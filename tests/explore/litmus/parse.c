@@ -75,6 +75,7 @@ _Noreturn void refuse_here(parser *p, const char *fmt, ...)
 
 void advance(parser *p)
 {
+    p->prev = p->tok;
     p->tok = lexer_next(&p->lx);
     if (p->tok.kind == TOK_ERROR)
         refuse_here(p, "unexpected character '%s'", p->tok.text);
@@ -287,6 +288,10 @@ bool type_words(parser *p, int *kind)
 
 void litmus_free(litmus_test *t)
 {
+    for (int i = 0; i < LITMUS_MAX_THREADS; ++i) {
+        free(t->source.code[i]);
+        t->source.code[i] = NULL;
+    }
     for (node_block *b = t->nodes, *next; b; b = next) {
         next = b->next;
         free(b);

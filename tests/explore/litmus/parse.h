@@ -22,6 +22,7 @@ typedef struct node_block {
 typedef struct parser {
     lexer lx;
     token tok;  /* the current token */
+    token prev; /* the one before it, consumed (where a part just read ends) */
     litmus_test *t;
     int thread; /* the thread being read, -1 outside */
     int params[LITMUS_MAX_LOCATIONS]; /* of the current thread: which locations it names */

@@ -11,6 +11,78 @@
 
 /* ---- the frame: name, init, threads, condition ------------------------------------------------ */
 
+/* ---- the parts as written (litmus_source) ------------------------------------------------ */
+
+/* The text from start to end on one line: each run of blanks and line
+ * breaks one space, none at either end. */
+static void one_line(const char *start, const char *end, char *buf, size_t size)
+{
+    size_t n = 0;
+    bool space = false;
+    for (const char *q = start; q < end && n + 1 < size; ++q) {
+        if (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') {
+            space = n > 0;
+            continue;
+        }
+        if (space && n + 2 < size)
+            buf[n++] = ' ';
+        space = false;
+        buf[n++] = *q;
+    }
+    buf[n] = '\0';
+}
+
+/* A thread's code, from start to end (its braces' insides): its lines
+ * that are not blank, their common indentation removed; malloc'd. */
+static char *code_of(const char *start, const char *end)
+{
+    size_t indent = (size_t)-1, len = 0;
+    for (const char *line = start; line < end;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        eol = eol ? eol : end;
+        size_t lead = strspn(line, " \t");
+        if (line + lead < eol && !(eol - line == (long)lead + 1 && line[lead] == '\r') && lead < indent)
+            indent = lead;
+        len += (size_t)(eol - line) + 1;
+        line = eol + 1;
+    }
+    char *out = malloc(len + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *line = start; line < end;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        eol = eol ? eol : end;
+        const char *stop = eol;
+        while (stop > line && (stop[-1] == '\r'))
+            --stop;
+        if (line + strspn(line, " \t") < stop) { /* not blank */
+            if (o > out)
+                *o++ = '\n';
+            memcpy(o, line + indent, (size_t)(stop - line - (long)indent));
+            o += stop - line - (long)indent;
+        }
+        line = eol + 1;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* The value of a "KEYWORD VALUE" line (line: its start, blanks skipped),
+ * trimmed, into buf if buf is still empty (the first such line counts). */
+static bool keyword_line(const char *line, const char *keyword, char *buf, size_t size)
+{
+    size_t k = strlen(keyword);
+    if (strncmp(line, keyword, k) != 0 || line[k] != ' ')
+        return false;
+    const char *s = line + k + strspn(line + k, " \t");
+    size_t n = strcspn(s, "\r\n");
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        --n;
+    if (!buf[0])
+        snprintf(buf, size, "%.*s", (int)n, s);
+    return true;
+}
+
 /* herd's Variant=S128: its values are 128 bits wide. Every value here is
  * an int, and every constant the file writes is one (number()), so the
  * test runs as herd runs it. Any other variant changes how herd runs the
@@ -142,9 +214,11 @@ static void thread(parser *p)
     p->thread = p->t->nthreads++;
     parameters(p);
     expect(p, "{");
+    const char *inside = p->prev.end;
     p->lx.code = true;
     p->t->threads[p->thread].body = block_body(p);
     p->lx.code = false;
+    p->t->source.code[p->thread] = code_of(inside, p->prev.start); /* (to its closing brace) */
     p->thread = -1;
 }
 
@@ -303,6 +377,7 @@ static void final_condition(parser *p)
         p->t->condition = new_cond(p, COND_TRUE);
         return;
     }
+    const char *quantifier = p->tok.start;
     if (accept(p, "exists"))
         p->t->quantifier = EXISTS;
     else if (accept(p, "~") && accept(p, "exists"))
@@ -311,6 +386,12 @@ static void final_condition(parser *p)
         p->t->quantifier = FORALL;
     else
         refuse(p, line, "expected the final condition: exists, ~exists or forall, found '%s'", describe(&p->tok));
+    litmus_source *src = &p->t->source;
+    snprintf(src->quantifier, sizeof src->quantifier, "%.*s", (int)(p->prev.end - quantifier), quantifier);
+    size_t n = strcspn(p->tok.start, "\r\n"); /* the proposition: the rest of its line */
+    while (n > 0 && (p->tok.start[n - 1] == ' ' || p->tok.start[n - 1] == '\t'))
+        --n;
+    snprintf(src->proposition, sizeof src->proposition, "%.*s", (int)n, p->tok.start);
     p->t->condition = disjunction(p);
     if (p->tok.kind != TOK_EOF)
         refuse_here(p, "unexpected '%s' after the condition", describe(&p->tok));
@@ -355,6 +436,12 @@ static void expected_states(litmus_test *t, const char *source)
     t->expected_counts[0] = t->expected_counts[1] = -1;
     for (const char *line = source; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         line += strspn(line, " \t");
+        litmus_source *src = &t->source;
+        if (keyword_line(line, "herd-differs", src->herd_differs, sizeof src->herd_differs) ||
+            keyword_line(line, "herd-counts-differ", src->herd_counts_differ, sizeof src->herd_counts_differ) ||
+            keyword_line(line, "herd-skip", src->herd_skip, sizeof src->herd_skip))
+            continue;
+        keyword_line(line, "expect-counts", src->expect_counts, sizeof src->expect_counts);
         if (strncmp(line, "expect-counts ", 14) == 0) { /* herd7's counts of executions: --check compares them */
             if (sscanf(line + 14, " Positive: %ld Negative: %ld", &t->expected_counts[0], &t->expected_counts[1]) != 2)
                 t->expected_counts[0] = t->expected_counts[1] = -2; /* malformed: --check says so */
@@ -413,10 +500,15 @@ static bool parse_source(litmus_test *t, const char *source)
     if (!t->name[0])
         refuse(&p, p.tok.line, "the test has no name (C NAME)");
     advance(&p);
-    if (p.tok.kind == TOK_STRING)
+    if (p.tok.kind == TOK_STRING) {
+        snprintf(t->source.about, sizeof t->source.about, "%.*s", (int)(p.tok.end - p.tok.start - 2),
+                 p.tok.start + 1);
         advance(&p);
+    }
     info_lines(&p);
+    const char *open = p.tok.start;
     init_block(&p);
+    one_line(open, p.prev.end, t->source.init, sizeof t->source.init);
     while (thread_header(&p))
         thread(&p);
     if (t->nthreads == 0)
