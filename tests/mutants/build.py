@@ -221,11 +221,3 @@ def failure_kind(rc, out):
 
 def shorten(text, width=60):
     return text if len(text) <= width else text[:width] + "…"
-
-
-def schedules(out):
-    """How many schedules an explorer run says it explored ("N schedules
-    explored", or a failure's "after N schedules"), or None."""
-    m = re.search(r"^explore: .*?\b(?:after (\d+) schedules?|(\d+) schedules? (?:explored|passed|tried))",
-                  out, re.M)
-    return int(m.group(1) or m.group(2)) if m else None

@@ -19,6 +19,7 @@ Builds use copies of the steps (student mode, -DLOCKSTEP_STEP_DIR_NN);
 the step sources are never modified. Standard library only.
 """
 import argparse
+import json
 import os
 import platform
 import re
@@ -120,17 +121,23 @@ class Runner:
         prefix = ["setarch", platform.machine(), "-R"] if b.sanitizer == "thread" and sys.platform == "linux" else []
         total = 0
         for t in tests:
-            rc, out = self.run_one(t, b, extra, prefix)
+            result = None
+            if self.args.explorer:  # (its result as JSON: the program's own form, not its text)
+                with tempfile.TemporaryDirectory() as tmp:
+                    path = Path(tmp) / "result.json"
+                    rc, out = self.run_one(t, b, extra + ["--json", str(path)], prefix)
+                    result = json.loads(path.read_text()) if path.is_file() else None
+            else:
+                rc, out = self.run_one(t, b, extra, prefix)
             if rc is None:
                 continue
             if self.args.explorer:
-                verdict = explorer_verdict(t, rc, out)
+                verdict = explorer_verdict(t, rc, out, result)
                 if verdict == "passed":
-                    n = build.schedules(out)
+                    n = result.get("schedules")
                     total = None if n is None or total is None else total + n
                 elif verdict == "failed":
-                    kind = re.search(r"^explore: FAILED \(([^)]*)\)", out, re.M).group(1)
-                    return (t.name, kind, out), build.schedules(out)
+                    return (t.name, result["kind"], out), result.get("schedules")
                 elif verdict == "unlinked":
                     continue  # the binary does not contain the weakened file: nothing of it changed
                 elif verdict != "skipped":
@@ -238,14 +245,16 @@ class Runner:
         return "—" + (f" ({n} schedules, every one passed)" if n is not None else "")
 
 
-def explorer_verdict(test, rc, out):
-    """The explorer's exit status, read by its contract: 0 every schedule
-    passed, 1 with "explore: FAILED (kind)" a schedule failed, the test's
-    skip code a scenario for a later step; anything else (2: a refused
-    --weaken or bad usage; a crash; a timeout) is no verdict."""
-    if rc == 0:
+def explorer_verdict(test, rc, out, result):
+    """The explorer's exit status and its --json RESULT, read by their
+    contract: 0 every schedule passed, 1 with result "failed" a schedule
+    failed (its kind in the JSON), the test's skip code a scenario for a
+    later step; anything else (2: a refused --weaken or bad usage; a crash;
+    a timeout) is no verdict."""
+    said = (result or {}).get("result")
+    if rc == 0 and said == "passed":
         return "passed"
-    if rc == 1 and re.search(r"^explore: FAILED \(", out, re.M):
+    if rc == 1 and said == "failed" and result.get("kind"):
         return "failed"
     if rc == test.skip_code:
         return "skipped"
