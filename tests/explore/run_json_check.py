@@ -12,6 +12,11 @@ happened, in a form a program reads with no pattern of its own
     them, each named by its relation, and the failure's note); and the
     replay command, run with --json, fails the same way on the same
     schedule with the same trace;
+  - where a trace was printed, the JSON names its table in the text (its
+    header line, and how many lines it took): the header is a line of the
+    output, and the table's last line is its last step's (or that step's
+    text wrapped); a passing schedule replayed (--replay 0) gives
+    "passed", its schedule and its trace, named so too;
   - a scenario the step does not have: "skipped", exit 77, and why;
   - a bad argument (a width of 0; --weaken naming a function with no
     atomic operation, one with two and no /N, a second of one): exit 2
@@ -35,11 +40,29 @@ SCENARIO = "completion_vs_await"
 WEAKEN = ["--weaken", "task.c:simple_promise_final_suspend=release"]
 
 
-def run(exe, args, out):
-    """(exit status, the JSON written to out, or None)."""
+def run(exe, args, out, printed=None):
+    """(exit status, the JSON written to out, or None); PRINTED, a list,
+    gets what the run printed."""
     out.unlink(missing_ok=True)
     done = subprocess.run([str(exe)] + args + ["--json", str(out)], capture_output=True, text=True, timeout=300)
+    if printed is not None:
+        printed.append(done.stdout)
     return done.returncode, json.loads(out.read_text()) if out.exists() else None
+
+
+def check_printed(trace, text, what, problems):
+    """The trace's table is where the JSON says it is in the printed TEXT."""
+    named = (trace or {}).get("printed")
+    lines = text.split("\n")
+    if not named or lines.count(named.get("head")) != 1:
+        return problems.append(f"{what}: the JSON does not name the printed table's header line ({named})")
+    at = lines.index(named["head"])
+    last = lines[at + named["lines"] - 1] if at + named["lines"] - 1 < len(lines) else ""
+    steps = trace.get("steps", [])
+    if not steps or not last.strip() or not (last.split()[0] == str(steps[-1]["line"]) or last.startswith(" " * 6)):
+        problems.append(f"{what}: the table the JSON names ends on {last!r}, not on its last step")
+    if at + named["lines"] < len(lines) and lines[at + named["lines"]].startswith(" " * 6):
+        problems.append(f"{what}: the table goes on past the lines the JSON names")
 
 
 def check_passed(got, status, problems):
@@ -86,8 +109,10 @@ def main(argv):
         status, got = run(step03, [SCENARIO], out)
         check_passed(got, status, problems)
 
-        status, failed = run(step03, [SCENARIO] + WEAKEN, out)
+        printed = []
+        status, failed = run(step03, [SCENARIO] + WEAKEN, out, printed)
         check_failed(failed, status, f"{SCENARIO} {' '.join(WEAKEN)}", problems)
+        check_printed((failed or {}).get("trace"), printed[0], f"{SCENARIO} {' '.join(WEAKEN)}", problems)
         if failed and failed.get("replay"):
             replay = shlex.split(failed["replay"])
             status, again = run(Path(replay[0]), replay[1:], out)
@@ -95,6 +120,14 @@ def main(argv):
             for key in ("kind", "schedule", "trace"):
                 if again and again.get(key) != failed.get(key):
                     problems.append(f"the replay: its {key} differs from the failure's")
+
+        printed = []
+        status, got = run(step03, [SCENARIO, "--replay", "0"], out, printed)
+        if status != 0 or not got or got.get("result") != "passed" or not got.get("schedule") \
+                or not (got.get("trace") or {}).get("steps"):
+            problems.append(f"{SCENARIO} --replay 0: exit {status}: not a pass with its schedule and trace")
+        else:
+            check_printed(got["trace"], printed[0], f"{SCENARIO} --replay 0", problems)
 
         status, got = run(step09, [SCENARIO], out)
         if status != 77 or not got or got.get("result") != "skipped" or not got.get("why"):

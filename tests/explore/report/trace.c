@@ -11,8 +11,8 @@
  * wraps within it, before a parenthesis or the order where it can, so that
  * `(took out: completed)` stays whole, and the columns split the width so
  * as to take the fewest rows. Into a file or a pipe the lines stay whole
- * unless $COLUMNS asks (the docs build parses the columns:
- * cmake/teach_pages.cmake).
+ * unless $COLUMNS asks. A program reads the trace from --json
+ * (trace_json), not from these columns.
  */
 #include "report/part.h"
 #include "core/json.h"
@@ -255,10 +255,12 @@ static void widths(const char (*lines)[TRACE_LINE], int n, int nthreads, int *wi
             width[t] = room / nthreads;
 }
 
-/* One trace line: its thread's column, wrapped, the others blank. */
-static void print_line(FILE *f, int number, int thread, const char *text, const int *width, int nthreads)
+/* One trace line: its thread's column, wrapped, the others blank; how
+ * many lines of text it took. */
+static int print_line(FILE *f, int number, int thread, const char *text, const int *width, int nthreads)
 {
     bool first = true;
+    int printed = 0;
     if (thread == EXPLORE_MAIN) {
         int room = terminal_width() - 12;
         do {
@@ -269,8 +271,9 @@ static void print_line(FILE *f, int number, int thread, const char *text, const 
                 fprintf(f, "            %.*s\n", k, text);
             text += k + (text[k] == ' ');
             first = false;
+            ++printed;
         } while (*text);
-        return;
+        return printed;
     }
     do {
         int k = piece(text, width[thread]);
@@ -288,8 +291,10 @@ static void print_line(FILE *f, int number, int thread, const char *text, const 
         while (*text == ' ')
             ++text;
         first = false;
+        ++printed;
     } while (*text);
     (void)nthreads;
+    return printed;
 }
 
 void trace_write(FILE *f)
@@ -301,20 +306,26 @@ void trace_write(FILE *f)
             trace_format(event_at(i), lines[i], TRACE_LINE);
     int width[EXPLORE_MAX_THREADS];
     widths((const char(*)[TRACE_LINE])lines, n, nthreads, width);
-    fprintf(f, "%4s  ", "");
-    for (int t = 0; t < nthreads; ++t) {
-        char head[64];
-        snprintf(head, sizeof head, "T%d %s", t, thread_name(t));
+    char *head = st()->printed_head;
+    size_t size = sizeof st()->printed_head, used = (size_t)snprintf(head, size, "%4s  ", "");
+    for (int t = 0; t < nthreads && used < size; ++t) {
+        char cell[64];
+        snprintf(cell, sizeof cell, "T%d %s", t, thread_name(t));
         if (t + 1 < nthreads)
-            fprintf(f, "%-*s | ", width[t], head);
+            used += (size_t)snprintf(head + used, size - used, "%-*s | ", width[t], cell);
         else
-            fprintf(f, "%s\n", head);
+            used += (size_t)snprintf(head + used, size - used, "%s", cell);
     }
+    fprintf(f, "%s\n", head);
+    int printed = 1;
     for (int i = 0; i < n; ++i)
         if (event_at(i)->line)
-            print_line(f, event_at(i)->line, event_at(i)->thread, lines[i], width, nthreads);
-    if (events_truncated())
+            printed += print_line(f, event_at(i)->line, event_at(i)->thread, lines[i], width, nthreads);
+    if (events_truncated()) {
         fprintf(f, "      (trace truncated after %d lines)\n", event_trace_lines());
+        ++printed;
+    }
+    st()->printed_lines = printed;
     fflush(f);
 }
 
@@ -355,6 +366,17 @@ void trace_json(json *j)
     json_end_array(j);
     json_key(j, "truncated");
     json_bool(j, events_truncated());
+    json_key(j, "printed"); /* the table as the text shows it: its header line, and how many lines it took */
+    if (st()->printed_lines) {
+        json_object(j);
+        json_key(j, "head");
+        json_string(j, st()->printed_head);
+        json_key(j, "lines");
+        json_int(j, st()->printed_lines);
+        json_end_object(j);
+    } else {
+        json_null(j);
+    }
     json_end_object(j);
 }
 

@@ -164,6 +164,22 @@ static void passed_json(const explore_scenario *s, const explore_options *o, lon
     explore_json_end(&j);
 }
 
+/* One schedule replayed (--replay) that passed, as --json gives it: its
+ * id, as the search named it in full, and its trace as data. */
+static void replayed_json(const explore_scenario *s, const explore_options *o)
+{
+    json j;
+    char id[2048];
+    if (!explore_json_begin(&j, s, o->program, "passed"))
+        return;
+    explore_schedule_id(id, sizeof id);
+    json_key(&j, "schedule");
+    json_string(&j, id);
+    json_key(&j, "trace");
+    explore_trace_json(&j);
+    explore_json_end(&j);
+}
+
 int main(int argc, char **argv)
 {
     const char *program = argv[0], *name = NULL;
@@ -224,6 +240,8 @@ int main(int argc, char **argv)
     status = o.check_reduction && explore_compare_search(s, &o, ctx) != 0 ? 1 : 0;
     if (!o.replay)
         passed_json(s, &o, e, n, status);
+    else
+        replayed_json(s, &o);
     free(ctx);
     return status;
 }
