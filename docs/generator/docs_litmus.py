@@ -38,6 +38,7 @@ import re
 import subprocess
 import tempfile
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 # The litmus files' text (their threads, comments and expect lines, to show)
@@ -49,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "explore"
 import herd  # noqa: E402  (RACE, the flag's state line)
 import litmus_file  # noqa: E402
 import registry  # noqa: E402
-from lockstep_site import stepper  # noqa: E402  (beside this file)
+from lockstep_site import stepper, traces  # noqa: E402  (beside this file)
 
 # The width, in points, the explorer lays a phone's graph out to
 # (--graph-width): scaled to a 390 px phone's column, its text stays at
@@ -120,7 +121,7 @@ def run(explorer, t, model, graph_base, timeout):
             subprocess.run(phone, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"rc": None, "out": "", "err": f"did not finish in {timeout} s", "states": [], "graphs": {},
-                "values": {}, "judged": {}, "forbidden": None}
+                "values": {}, "judged": {}, "forbidden": None, "traces": {}, "differences": []}
     # Paths as the repository names them, not as this machine does.
     err = p.stderr.strip().replace(str(t.path.parent) + "/", "tests/explore/litmus/tests/")
     tests = json.loads(Path(result).read_text())["tests"] if Path(result).is_file() else []
@@ -132,7 +133,11 @@ def run(explorer, t, model, graph_base, timeout):
             "graphs": {s["state"]: s["graph"] for s in got["states"]},
             "values": {s["state"]: s["values"] for s in got["states"]},
             "judged": {s["state"]: (s["holds"], s["atoms_held"]) for s in got["states"]},
-            "forbidden": (f["graph"], f["state"], f["why"]) if f else None}
+            "forbidden": (f["graph"], f["state"], f["why"]) if f else None,
+            # each graph's trace, as data: {graph: its execution's trace (the --json's)}
+            "traces": {x["graph"]: x["execution"]["trace"] for x in got["states"] + ([f] if f else [])
+                       if x.get("graph") and x.get("execution")},
+            "differences": differences(got, model == "c11")}
 
 
 def herd_output(out):
@@ -141,18 +146,25 @@ def herd_output(out):
     return "\n".join(keep)
 
 
-def differences(out):
-    """explore_litmus's lines that say how its states differ from the file's."""
-    return [l[len("explore_litmus: "):] for l in out.split("\n")
-            if l.startswith("explore_litmus: ") and ("never found" in l or "does not state" in l)]
+def differences(got, c11):
+    """How the states explore_litmus found (its --json: GOT, one test's) differ
+    from those its file states, in the model's (C11's with C11)."""
+    stated = [e["state"] for e in got.get("expected", []) if c11 or not e["c11"]]
+    found = [s["state"] for s in got["states"]]
+    return ([f"{got.get('test')}: found {s}, which the file does not state" for s in found if s not in stated] +
+            [f"{got.get('test')}: the file states {s}, never found" for s in stated
+             if s != "Flag *undef*" and s not in found])
 
 
 # ---- the blocks -----------------------------------------------------------------------------
 
 def natural_size(svg):
     """An SVG's size in CSS pixels (Graphviz writes points: 1 pt = 4/3 px), or None."""
-    m = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', Path(svg).read_text(encoding="utf-8"), re.S)
-    return (round(float(m.group(1)) * 4 / 3), round(float(m.group(2)) * 4 / 3)) if m else None
+    root = ET.parse(svg).getroot()
+    width, height = root.get("width", ""), root.get("height", "")
+    if not (width.endswith("pt") and height.endswith("pt")):
+        return None
+    return round(float(width[:-2]) * 4 / 3), round(float(height[:-2]) * 4 / 3)
 
 
 def program(threads):
@@ -235,9 +247,9 @@ def phone_twin(dot_file):
     return Path(dot_file).with_name(f"{base}.phone.{which}.{ext}")
 
 
-def figure(name, what, dot, dot_file, caption):
+def figure(name, what, dot, dot_file, caption, trace=None):
     """An execution graph drawn now from its .dot, with the trace of the run that drew it beside it
-    (FILE.trace, which explore_litmus writes) and a stepper through the two (lockstep_site/stepper.py);
+    (TRACE, its --json's) and a stepper through the two (lockstep_site/stepper.py);
     its phone layout (--graph-width) shown where the wide one would scale its text too small."""
     svg = draw(dot, dot_file)
     href = "litmus/" + Path(svg).name
@@ -245,12 +257,11 @@ def figure(name, what, dot, dot_file, caption):
     phone = None
     if phone_svg:
         phone = (phone_svg, "litmus/" + Path(phone_svg).name, stepper.media_query(svg))
-    trace = Path(str(dot_file)[:-len(".dot")] + ".trace")
     ident = re.sub(r"[^A-Za-z0-9]+", "-", Path(svg).stem).strip("-").lower()
     alt = f"execution graph of {name}, {what}"
-    if not trace.is_file():
+    if not trace:
         return stepper.figure(Path(svg), href, alt, ident, caption, phone)
-    return stepper.block(Path(svg), href, alt, trace.read_text(encoding="utf-8"), ident, caption, phone, script=None)
+    return stepper.block(Path(svg), href, alt, traces.from_json(trace), ident, caption, phone, script=None)
 
 
 class Page:
@@ -298,7 +309,7 @@ class Page:
             old.unlink()
         costly = self.costly(wanted)
         for k in costly:
-            self.runs[k] = {"rc": "skipped", "out": "", "err": ""}
+            self.runs[k] = {"rc": "skipped", "out": "", "err": "", "traces": {}, "differences": []}
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             jobs = {k: pool.submit(run, self.args.explorer, self.test(name), model, str(graphs / k),
                                    TIMEOUT_REGISTERED if k in self.args.agree else TIMEOUT_WAITING)
@@ -335,7 +346,7 @@ class Page:
             return "waits", f"The explorer refuses it: <code>{esc(r['err'].splitlines()[-1] if r['err'] else 'exit 2')}</code>." + wait
         if r["rc"] is None:
             return "waits", f"The explorer's run {esc(r['err'])} at this build." + wait
-        return "waits", (f"The explorer differs from {ref}: " + esc("; ".join(differences(r["out"])) or f"exit {r['rc']}") + "." + wait)
+        return "waits", (f"The explorer differs from {ref}: " + esc("; ".join(r["differences"]) or f"exit {r['rc']}") + "." + wait)
 
     def graph(self, name, model, state):
         """The graph of one state, as an <img> of an SVG drawn now, or a note saying why there is none."""
@@ -356,7 +367,7 @@ class Page:
         if not self.args.dot:
             return f'<p class="litmus-nograph"><code>{esc(state)}</code>: install Graphviz to see its execution graph.</p>'
         cap = f"<code>{esc(state)}</code>: the execution the explorer found"
-        return figure(name, state, self.args.dot, found[state], cap)
+        return figure(name, state, self.args.dot, found[state], cap, r["traces"].get(found[state]))
 
     def candidate(self, name, model, allowed):
         """Where the question names outcomes RC11 forbids: the candidate execution that would make one
@@ -377,7 +388,7 @@ class Page:
         axiom, _, rest = why.partition(": ")
         cap = (f'<span class="forbidden"><b>Forbidden</b></span> <code>{esc(state)}</code>: the candidate execution '
                f"that would give it. RC11 rejects it by its <b>{esc(axiom)}</b> axiom: {esc(rest)}, drawn in red.")
-        return figure(name, "forbidden " + state, self.args.dot, path, cap)
+        return figure(name, "forbidden " + state, self.args.dot, path, cap, r["traces"].get(path))
 
     def block(self, name, model, draw):
         """One test: its program, the question, the states, the answers, the explorer's output and graphs."""

@@ -23,10 +23,10 @@ litmus chapter calls it straight):
         marks, its caption.
     table_html(trace, ident, command=None)   (lockstep_site/traces.py)
         The trace alone, as a table whose rows carry their line numbers.
-    parse_trace(text)                        (lockstep_site/traces.py)
-        The explorer's printed trace (its stdout, or explore_litmus's
-        FILE.N.trace) as a Trace: the lines before its table, its threads,
-        its rows (line number, thread, text), the lines after.
+    from_json(data, text="")                 (lockstep_site/traces.py)
+        The explorer's trace from its --json as a Trace: the lines before
+        its table (from TEXT, its printed output), its threads, its rows
+        (line number, thread, text), the lines after.
     event_boxes(svg)
         {trace line: [Box]} of an SVG drawn from graph.c's DOT.
 
@@ -43,7 +43,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from lockstep_site.traces import esc, parse_trace, table_html  # noqa: F401 (parse_trace: the API's)
+from lockstep_site.traces import esc, from_json, table_html  # noqa: F401 (from_json: the API's)
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -207,8 +207,7 @@ def block(svg, href, alt, trace, ident, caption="", phone=None, command=None, sc
       svg      the SVG file (Path or str) the image shows, read for its event boxes
       href     the image's URL from the page (its src and its full-size link)
       alt      its alt text
-      trace    the run's trace: the text the explorer printed or
-               explore_litmus wrote beside the graph (FILE.N.trace), or a Trace
+      trace    the run's trace, a Trace (from_json() of the explorer's --json)
       ident    the stepper's name, unique in its page
       caption  HTML under the image, or ""
       phone    (svg, href, media): the graph laid out for a phone

@@ -1,11 +1,13 @@
 """The explorer's traces as the pages show them: a table, one row per
 numbered line, one column per thread (the header `T0 ... | T1 ...`), the
-lines before and after it preformatted. parse_trace reads the explorer's
-printed trace (its stdout, or explore_litmus's FILE.N.trace), table_html
-writes it; walkthrough_trace: a run of the explorer a walkthrough's marker
-asked for (its rows carry their line numbers, data-line="N", for a
-stepper: lockstep_site/stepper.py); trace_table: a trace a page quotes in
-a code block, its `file.c:NN` citations linked.
+lines before and after it preformatted. from_json takes the trace from
+the explorer's --json (explore_<component>_stepNN's, or explore_litmus's
+for each state), never from its printed columns; table_html writes it;
+walkthrough_trace: a run of the explorer a walkthrough's marker asked for
+(its rows carry their line numbers, data-line="N", for a stepper:
+lockstep_site/stepper.py); trace_table: a trace a page quotes in a code
+block (Markdown a writer pasted, checked by docs.samples), its `file.c:NN`
+citations linked.
 """
 import html
 import posixpath
@@ -93,62 +95,30 @@ class Trace:
     after: list = field(default_factory=list)    # the lines after it (a failure, the replay command)
 
 
-HEAD = re.compile(r"^ {6}(T0 \S.*)$")
-NUMBERED = re.compile(r"^ *([0-9]+)  (.*)$")
-
-
-def parse_trace(text):
-    """The explorer's printed trace as a Trace. Its table: a header row
-    (six blanks, then `T0 name | T1 name | ...`), then one row per line,
-    `%4d  ` and the text in its thread's column, each column before it
-    blank and closed by ` | `; a text too long for its column goes on in
-    the lines after it, indented six blanks (and the same columns). A
-    `main:` row runs across the columns. The lines before the header, and
-    those from the first line after the table that is neither a row nor
-    a continuation of one, are kept as they are."""
-    trace, lines = Trace(), text.split("\n")
-    seps = starts = None
-    for i, line in enumerate(lines):
-        if seps is None:
-            if HEAD.match(line):
-                # where each column starts: after each " | " of the header
-                seps = [j for j in range(len(line)) if line[j - 1:j + 2] == " | "]
-                starts = [6] + [j + 2 for j in seps]
-                trace.threads = [line[a:b - 3 if b else None].strip() for a, b in zip(starts, starts[1:] + [None])]
-            else:
-                trace.before.append(line)
-            continue
-        n = NUMBERED.match(line)
-        more = not n and trace.rows and line.startswith(" " * 6) and line.strip()
-        if n and line[6:].startswith("main: "):
-            trace.rows.append(Row(int(n.group(1)), MAIN, line[12:].strip()))
-        elif more and trace.rows[-1].thread == MAIN:
-            trace.rows[-1].text += " " + line.strip()
-        elif n or more:
-            # its column: as many of the header's separators as it has with
-            # nothing but blanks (and separators) before them
-            col = sum(1 for j in seps if len(line) > j and line[j] == "|" and not line[6:j].replace("|", "").strip())
-            cell = line[starts[col]:].strip()
-            if n:
-                trace.rows.append(Row(int(n.group(1)), col, cell))
-            else:
-                trace.rows[-1].text += " " + cell
-        elif trace.rows or line.strip():
-            trace.after = lines[i:]
-            break
-    trim = lambda ls: "\n".join(ls).strip("\n").split("\n") if "".join(ls).strip() else []
-    trace.before, trace.after = trim(trace.before), trim(trace.after)
+def from_json(data, text=""):
+    """The explorer's trace as a Trace, from its --json (DATA: the `trace`
+    object, {"threads", "steps", "printed"}): the threads and the rows as
+    data; the lines before and after the table from TEXT, the output it
+    printed, around its table, which the JSON names (its header line, and
+    how many lines it took), so that the table is found by equality, not
+    read back from its columns."""
+    trace = Trace(threads=list(data["threads"]),
+                  rows=[Row(s["line"], MAIN if s["thread"] is None else s["thread"], s["text"].strip())
+                        for s in data["steps"]])
+    printed = data.get("printed")
+    if text and printed:
+        lines = text.split("\n")
+        at = lines.index(printed["head"])
+        trim = lambda ls: "\n".join(ls).strip("\n").split("\n") if "".join(ls).strip() else []
+        trace.before, trace.after = trim(lines[:at]), trim(lines[at + printed["lines"]:])
     return trace
 
 
 def table_html(trace, stepper=None, command=None):
-    """The trace (a Trace, or the text parse_trace reads) as the walkthroughs
-    show theirs: the command and the lines before the table preformatted,
+    """The trace (a Trace) as the walkthroughs show theirs: the command and the lines before the table preformatted,
     the table (one column per thread, a main: row across them, each row
     with data-line="N"), the lines after preformatted. With STEPPER, the
     stepper's trace (data-stepper="IDENT": lockstep_site/stepper.py)."""
-    if isinstance(trace, str):
-        trace = parse_trace(trace)
     cols = max(1, len(trace.threads))
     tie = f' data-stepper="{esc(stepper)}"' if stepper else ""
     head = ([f"$ {command}"] if command else []) + trace.before
@@ -171,6 +141,6 @@ def table_html(trace, stepper=None, command=None):
 
 
 def walkthrough_trace(command, trace, stepper=None):
-    """The explorer's trace as a walkthrough shows it (table_html), for
-    Doxygen to pass through untouched: it must not read a trace as Markdown."""
-    return "\\htmlonly\n" + table_html(parse_trace(trace), stepper, command) + "\n\\endhtmlonly"
+    """The explorer's trace (a Trace) as a walkthrough shows it (table_html),
+    for Doxygen to pass through untouched: it must not read a trace as Markdown."""
+    return "\\htmlonly\n" + table_html(trace, stepper, command) + "\n\\endhtmlonly"

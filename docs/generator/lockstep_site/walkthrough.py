@@ -2,10 +2,13 @@
 GitHub shows nothing):
 
   <!-- diagram -->                     the step's docs/diagrams/<STEP>.dot
-  <!-- trace TARGET ARGS... | expect REGEX -->
+  <!-- trace TARGET ARGS... | expect WHAT -->
       runs the explorer binary TARGET with ARGS and puts its trace in the
-      page. If the output does not match REGEX, the build fails: the prose
-      beside the trace no longer describes it. (Not strict, for a student's
+      page. WHAT is what the prose says the run shows, checked against the
+      explorer's --json: `failed KIND` (it fails, with that kind), `failed
+      KIND: WORDS` (and its message holds WORDS), or `step WORDS` (a step of
+      its trace holds WORDS). If the run does not show it, the build fails:
+      the prose beside the trace no longer describes it. (Not strict, for a student's
       copy of the step, the page says so instead: a copy under repair must
       not stop its own build.) TARGET not built: the page says so.
   <!-- graph TARGET ARGS... -->
@@ -29,15 +32,18 @@ graph's block shows it under the graph.
 """
 import html
 import itertools
+import json
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lockstep_site import phone_diagram, stepper
-from lockstep_site.traces import parse_trace, table_html, walkthrough_trace
+from lockstep_site.traces import Trace, from_json, table_html, walkthrough_trace
 
 # The legend, before a page's first trace.
 LEGEND = ("<b>How to read a trace.</b> The explorer runs the scenario's threads one step at a time, in the "
@@ -63,7 +69,7 @@ PHONE_GRAPH_WIDTH = 340  # points: the explorer's --graph-width for a graph's ph
 # The markers' forms: the one parser of them (pages_step.py fills them in,
 # walkthrough_explorers.py lists the explorers they run for the build's
 # dependencies).
-TRACE = re.compile(r"<!-- trace ([A-Za-z0-9_]+) ([^|]*)[|] expect (.*) -->")
+TRACE = re.compile(r"<!-- trace ([A-Za-z0-9_]+) ([^|]*)[|] expect (failed|step) (.*) -->")
 GRAPH = re.compile(r"<!-- graph ([A-Za-z0-9_]+) (.*) -->")
 
 
@@ -123,8 +129,10 @@ def graphviz_width(walk, text):
     """The width in points of the .dot text TEXT as Graphviz draws it."""
     run = subprocess.run([walk.dot, "-Tsvg"], input=text.encode("utf-8"), stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, timeout=TIMEOUT)
-    m = re.search(rb'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+)', run.stdout)
-    return float(m.group(1)) if m else float("inf")
+    try:
+        return float(ET.fromstring(run.stdout).get("viewBox").split()[2])
+    except (ET.ParseError, AttributeError, IndexError, ValueError):
+        return float("inf")
 
 
 def described(dot):
@@ -144,21 +152,50 @@ def diagram(walk):
     return f"*(The diagram is `docs/diagrams/{walk.step}.dot`: install Graphviz to see it here.)*"
 
 
+@dataclass
+class Run:
+    """One run of an explorer: what it printed (stdout and stderr, as
+    produced), its exit status, and its result as data (its --json; None if
+    it wrote none: it crashed, or is a copy's that does not write it)."""
+    out: str
+    rc: int
+    data: dict
+
+    def trace(self):
+        """Its trace (a Trace; empty if it gave none)."""
+        got = (self.data or {}).get("trace")
+        return from_json(got, self.out) if got else Trace(before=self.out.strip("\n").split("\n"))
+
+
 def run_explorer(walk, target, argv):
-    """The explorer's output (stdout and stderr, as produced) and its exit status."""
-    run = subprocess.run([walk.explorers[target]] + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         timeout=TIMEOUT)
-    return run.stdout.decode("utf-8", errors="replace"), run.returncode
+    """TARGET run with ARGV, and --json: a Run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = Path(tmp) / "result.json"
+        run = subprocess.run([walk.explorers[target]] + argv + ["--json", str(result)], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=TIMEOUT)
+        data = json.loads(result.read_text(encoding="utf-8")) if result.is_file() else None
+    return Run(run.stdout.decode("utf-8", errors="replace"), run.returncode, data)
 
 
 def tidy(trace, binary):
-    """The trace as the page shows it: the replay hint names ./TARGET, not
-    this machine's path; addresses (different each run) as 0x...; no
-    column padding at line ends."""
-    trace = trace.replace(str(Path(binary).parent) + "/", "./")
-    trace = re.sub(r"0x[0-9a-f]+", "0x...", trace)
-    trace = re.sub(r" +\n", "\n", trace)
-    return re.sub(r"\n+\Z", "", trace)
+    """The trace (a Trace) as the page shows it: the replay hint names
+    ./TARGET, not this machine's path; addresses (different each run, and
+    meaningless on a page) as 0x...; no blanks at line ends."""
+    def line(text):
+        text = text.replace(str(Path(binary).parent) + "/", "./")
+        return re.sub(r"0x[0-9a-f]+", "0x...", text).rstrip(" ")
+    return Trace([line(t) for t in trace.before], trace.threads,
+                 [type(r)(r.line, r.thread, line(r.text)) for r in trace.rows], [line(t) for t in trace.after])
+
+
+def shows(run, kind, words):
+    """Whether the run shows what a trace marker expects (its --json):
+    `failed KIND[: WORDS]` or `step WORDS` (KIND, WORDS: the marker's)."""
+    data = run.data or {}
+    if kind == "failed":
+        want, _, words = words.partition(": ")
+        return data.get("result") == "failed" and data.get("kind") == want and words in data.get("message", "")
+    return any(words in s["text"] for s in data.get("trace", {}).get("steps", []))
 
 
 def trace_block(walk, marker, prose=""):
@@ -167,31 +204,32 @@ def trace_block(walk, marker, prose=""):
     what the prose before it says (its REGEX, and the lines it cites)."""
     m = TRACE.fullmatch(marker)
     if not m:
-        fail(walk, f"a trace marker is `<!-- trace TARGET ARGS... | expect REGEX -->`, not: {marker}")
-    target, args, expect = m.group(1), m.group(2).strip(), m.group(3)
+        fail(walk, f"a trace marker is `<!-- trace TARGET ARGS... | expect failed KIND[: WORDS] -->` or `... | expect step WORDS -->`, not: {marker}")
+    target, args, kind, words = m.group(1), m.group(2).strip(), m.group(3), m.group(4)
     if target not in walk.explorers:
         return (f"*(This trace is generated from `{target} {args}`, which this build does not have: "
                 "configure with `-DLOCKSTEP_TESTS=ON`, or the explorer scenario is still to be written.)*")
-    trace, rc = run_explorer(walk, target, shlex.split(args))
+    run = run_explorer(walk, target, shlex.split(args))
     note = ""
-    if not re.search(expect, trace, re.S):
+    if not shows(run, kind, words):
         if walk.strict:
-            fail(walk, f"`{target} {args}` (exit {rc}) no longer prints '{expect}', "
-                       f"which the walkthrough's prose relies on. Its output:\n{trace}")
+            fail(walk, f"`{target} {args}` (exit {run.rc}) no longer shows `{kind} {words}`, "
+                       f"which the walkthrough's prose relies on. Its output:\n{run.out}")
         note = ("\n\n*(This step is built from a copy, whose trace does not show what the text "
-                f"describes: it was to print `{expect}`.)*")
+                f"describes: `{kind} {words}`.)*")
+    trace = tidy(run.trace(), walk.explorers[target])
     wrong = cited_lines(prose, trace)
     if wrong and walk.strict:
         fail(walk, f"the prose before `{target} {args}` cites its trace wrongly:\n  " + "\n  ".join(wrong) +
-             f"\nThe trace:\n{trace}")
+             f"\nThe trace:\n{run.out}")
     if wrong and not note:
         note = ("\n\n*(This step is built from a copy, whose trace's lines are not those the text "
                 "cites.)*")
     # HTML the page passes through untouched (\htmlonly): Doxygen must not read a trace as Markdown.
     tied = walk.steppers.get(marker)
     if tied:
-        walk.shown[tied] = tidy(trace, walk.explorers[target])
-    block = walkthrough_trace(f"./{target} {args}", tidy(trace, walk.explorers[target]), tied)
+        walk.shown[tied] = trace
+    block = walkthrough_trace(f"./{target} {args}", trace, tied)
     if not walk.legend_done:
         block = f'\\htmlonly\n<p class="trace-legend">{LEGEND}</p>\n\\endhtmlonly\n\n{block}'
         walk.legend_done = True
@@ -211,19 +249,19 @@ def graph_block(walk, marker, n):
     if target not in walk.explorers:
         return f"*(The execution graph of `{target} {args}` needs the explorer: configure with `-DLOCKSTEP_TESTS=ON`.)*"
     (walk.graphs / name).unlink(missing_ok=True)  # (an earlier build's must not pass for this one's)
-    trace, _ = run_explorer(walk, target, shlex.split(args) + ["--graph", str(walk.graphs / name)])
+    run = run_explorer(walk, target, shlex.split(args) + ["--graph", str(walk.graphs / name)])
     if not (walk.graphs / name).exists():
         if walk.strict:
             fail(walk, f"`{target} {args}` wrote no execution graph: it no longer fails")
         return f"*(This step is built from a copy, where `{target} {args}` does not fail: no graph to draw.)*"
     if not walk.dot:
         return f"*(The execution graph is written by `{target} {args} --graph FILE.dot`: install Graphviz to see it here.)*"
-    ident, trace = graph_stepper(n, walk), tidy(trace, walk.explorers[target])
+    ident, trace = graph_stepper(n, walk), tidy(run.trace(), walk.explorers[target])
     shown = walk.shown.get(ident)
-    if shown is not None and rows(shown) != rows(trace):
+    if shown is not None and shown.rows != trace.rows:
         # (the explorer is deterministic: a difference is a bug, in it or here)
-        fail(walk, f"`{target} {args} --graph` printed another trace than the same run without --graph:\n"
-                   f"{trace}\nnot\n{shown}")
+        fail(walk, f"`{target} {args} --graph` gave another trace than the same run without --graph:\n"
+                   f"{trace.rows}\nnot\n{shown.rows}")
     svg = draw(walk, walk.graphs / name, f"dot_{Path(name).stem}.svg")
     figure = stepper.figure(svg, svg.name, f"The execution graph of ./{target} {args}", ident,
                             "The failing execution, one column per thread: the legend under it says what each edge "
@@ -253,11 +291,6 @@ def graph_stepper(n, walk):
     return f"stepper-{walk.step}-{n}"
 
 
-def rows(trace):
-    """The rows of a trace's table, to compare two runs."""
-    return [(r.line, r.thread, r.text) for r in parse_trace(trace).rows]
-
-
 # A trace line the prose cites, "(line 8)", "(lines 4-6)", "(line 3:
 # running, ...)": what it says of the line is checked against the trace
 # (cited_lines). The words that say what a line shows, and the trace's
@@ -279,16 +312,11 @@ CITED_WORDS = (
 )
 
 
-def trace_lines(trace):
-    """{n: text} of a trace's numbered lines."""
-    found = (re.match(r"^ *([0-9]+)  (.*)$", line) for line in trace.split("\n"))
-    return {int(m.group(1)): " ".join(m.group(2).split()) for m in found if m}
-
-
 def cited_lines(prose, trace):
     """What is wrong with the prose's citations of the trace's lines (prose:
-    the text since the last heading or marker, which the trace follows)."""
-    rows, wrong = trace_lines(trace), []
+    the text since the last heading or marker, which the trace follows;
+    trace: a Trace, its rows' texts as the explorer's --json gave them)."""
+    rows, wrong = {r.line: " ".join(r.text.split()) for r in trace.rows}, []
     for c in CITATION.finditer(prose):
         first, last = int(c.group(1)), int(c.group(2) or c.group(1))
         cited = [rows.get(n) for n in range(first, last + 1)]
