@@ -1,10 +1,13 @@
 """The `explore-cost` sample of check_samples.py: the explorer's cost table,
 every scenario on every step, "executions / schedules, seconds" per cell,
-"(P=k)" when the search stopped at k preemptions."""
+"(P=k)" when the search stopped at k preemptions. What each run did comes
+from its --json (the scenarios from --list --json), not from its text."""
+import json
 import os
-import re
 import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 from samples_program import CACHE, ROOT, TIMEOUT, find_program
 
@@ -18,17 +21,16 @@ def explore_cost(build):
         have = [nn for nn in steps if find_program(build, f"explore_{component}_step{nn}", CACHE)]
         if not have:
             continue
-        listing = subprocess.run([find_program(build, f"explore_{component}_step{have[-1]}", CACHE), "--list"],
-                                 stdout=subprocess.PIPE, text=True).stdout
-        for m in re.finditer(r"^(\w+) +\(from step (\d\d)\)", listing, re.M):
+        listing = run_json([find_program(build, f"explore_{component}_step{have[-1]}", CACHE), "--list"])[1]
+        for scenario in listing["scenarios"]:
             cells = []
             for nn in steps:
-                applies = nn in have and nn >= m.group(2)
-                cell, err = cost_cell(build, component, m.group(1), nn) if applies else ("—", None)
+                applies = nn in have and int(nn) >= scenario["min_step"]
+                cell, err = cost_cell(build, component, scenario["name"], nn) if applies else ("—", None)
                 if err:
                     return None, err
                 cells.append(cell)
-            rows.append(f"| `{component}.{m.group(1)}` | " + " | ".join(cells) + " |")
+            rows.append(f"| `{component}.{scenario['name']}` | " + " | ".join(cells) + " |")
     head = "| scenario | " + " | ".join(steps) + " |\n|---|" + "--:|" * len(steps) + "\n"
     return head + "\n".join(rows) + "\n", None
 
@@ -38,14 +40,20 @@ def cost_cell(build, component, scenario, nn):
     exe = find_program(build, f"explore_{component}_step{nn}", CACHE)
     env = {k: v for k, v in os.environ.items() if k != "LOCKSTEP_EXPLORE_PREEMPTIONS"}
     start = time.monotonic()
-    out = subprocess.run([exe, scenario], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, env=env, timeout=TIMEOUT).stdout
+    out, got = run_json([exe, scenario], env)
     seconds = time.monotonic() - start
-    if out.startswith("SKIPPED: "):  # a scenario that applies only up to an earlier step
+    if got and got["result"] == "skipped":  # a scenario that applies only up to an earlier step
         return "—", None
-    n = re.search(r"explore: (\d+) executions?, (\d+) schedules? explored", out)
-    if not n:
-        return None, f"explore_{component}_step{nn} {scenario} printed no count:\n{out[-2000:]}"
-    bound = re.search(r"at most (\d+) preemptions \(bounded", out)
-    return (f"{n.group(1)} / {n.group(2)}" + (f" (P={bound.group(1)})" if bound else "") +
-            f", {seconds:.2f}s"), None
+    if not got or got["result"] != "passed":
+        return None, f"explore_{component}_step{nn} {scenario} did not pass:\n{out[-2000:]}"
+    bound = f" (P={got['bound']})" if got["search"] == "bounded" else ""
+    return f"{got['executions']} / {got['schedules']}{bound}, {seconds:.2f}s", None
+
+
+def run_json(argv, env=None):
+    """(its output, its --json or None) of one run of an explorer program."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = Path(tmp) / "result.json"
+        out = subprocess.run(argv + ["--json", str(result)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, env=env, timeout=TIMEOUT).stdout
+        return out, json.loads(result.read_text()) if result.is_file() else None

@@ -13,9 +13,11 @@ Not part of CI (it takes minutes): run it after changing the search or
 step.c's dependence. Standard library only.
 """
 import argparse
+import json
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,9 +42,11 @@ def check(command, limit):
 
 
 def scenarios(binary):
-    """The scenario names `binary --list` prints."""
-    out = subprocess.run([str(binary), "--list"], capture_output=True, text=True, check=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line.strip()]
+    """The scenario names `binary --list --json` gives."""
+    with tempfile.TemporaryDirectory() as tmp:
+        listed = Path(tmp) / "list.json"
+        subprocess.run([str(binary), "--list", "--json", str(listed)], capture_output=True, check=True)
+        return [s["name"] for s in json.loads(listed.read_text())["scenarios"]]
 
 
 def runs(build, litmus_dirs):

@@ -12,7 +12,7 @@
  *     explore_task_step03 completion_vs_await --check-reduction   the reduced search's executions against
  *                                                every interleaving's (the reduction's oracle; =sleep: against
  *                                                sleep sets alone, for a scenario too big for every interleaving)
- *     explore_task_step03 --list
+ *     explore_task_step03 --list                 the scenarios (--json FILE: as data too)
  *
  * Exit status: 0 every schedule passed, 1 one failed (its trace is
  * printed) or --check-reduction found an execution the reduced search did
@@ -31,7 +31,7 @@
 static int usage(const char *program)
 {
     fprintf(stderr, "usage: %s SCENARIO [--preemptions P | -p P] [--replay ID] [--graph FILE.dot|FILE.svg [--graph-width PT]]\n"
-                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]] [--json FILE]\n       %s --list\n", program,
+                    "       [--weaken FILE:LINE=ORDER]... [--model rc11|c11] [--check-reduction[=sleep]] [--json FILE]\n       %s --list [--json FILE]\n", program,
             program);
     return 2;
 }
@@ -53,11 +53,52 @@ static const struct option g_options[] = {
     {0},
 };
 
-static void list(void)
+/* --list: the scenarios, a line each; with --json FILE, the same as data
+ * in FILE (each one's name, first step, last step or null, and what it
+ * does). Exit status 0, or 1 if FILE cannot be written. */
+static int list(const char *program, const char *json_path)
 {
     for (size_t k = 0; k < explore_nscenarios; ++k)
         printf("%-28s (from step %02d) %s\n", explore_scenarios[k].name, explore_scenarios[k].min_step,
                explore_scenarios[k].about);
+    if (!json_path)
+        return 0;
+    FILE *f = fopen(json_path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s\n", program, json_path);
+        return 1;
+    }
+    json j;
+    json_begin(&j, f);
+    json_object(&j);
+    json_key(&j, "program");
+    json_string(&j, program);
+    json_key(&j, "step");
+    json_int(&j, explore_step);
+    json_key(&j, "component");
+    json_string(&j, explore_component);
+    json_key(&j, "scenarios");
+    json_array(&j);
+    for (size_t k = 0; k < explore_nscenarios; ++k) {
+        const explore_scenario *s = &explore_scenarios[k];
+        json_object(&j);
+        json_key(&j, "name");
+        json_string(&j, s->name);
+        json_key(&j, "min_step");
+        json_int(&j, s->min_step);
+        json_key(&j, "max_step");
+        if (s->max_step)
+            json_int(&j, s->max_step);
+        else
+            json_null(&j);
+        json_key(&j, "about");
+        json_string(&j, s->about);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+    fputc('\n', f);
+    return fclose(f) == 0 ? 0 : 1;
 }
 
 /* The command line into o (and the explorer's settings: --weaken,
@@ -65,14 +106,15 @@ static void list(void)
  * status (0 after --list, 2 on a bad argument, said on stderr). */
 static int parse_options(int argc, char **argv, explore_options *o, const char **name)
 {
-    const char *program = argv[0];
+    const char *program = argv[0], *json_path = NULL;
     char why[1024];
+    bool listing = false;
     int c;
     while ((c = getopt_long(argc, argv, "p:", g_options, NULL)) != -1) {
         switch (c) {
         case OPT_LIST:
-            list();
-            return 0;
+            listing = true;
+            break;
         case 'p':
             if (!explore_parse_whole(optarg, 0, 1000000, &o->bound)) {
                 fprintf(stderr, "%s: --preemptions %s: a whole number, 0 or more\n", program, optarg);
@@ -91,6 +133,7 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
             break;
         case OPT_JSON:
             explore_set_json_path(optarg);
+            json_path = optarg;
             break;
         case EXPLORE_OPT_MODEL: case EXPLORE_OPT_CHECK_REDUCTION: case EXPLORE_OPT_GRAPH_WIDTH: case EXPLORE_OPT_REPLAY:
             if (!explore_take_option(c, optarg, o, why, sizeof why)) {
@@ -102,6 +145,8 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
             return usage(program);
         }
     }
+    if (listing)
+        return optind == argc ? list(program, json_path) : usage(program);
     if (optind != argc - 1)
         return usage(program); /* one scenario */
     *name = argv[optind];
