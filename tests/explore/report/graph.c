@@ -1004,6 +1004,31 @@ static bool ends_with(const char *s, const char *tail)
     return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
+
+/* A note under the graph: its name (the .dot's), its colour and its text. */
+typedef struct note {
+    const char *name, *colour;
+    char text[1400];
+} note;
+
+/* The notes under the graph, in order, into said: the failure's
+ * ("FAILED (kind): message", when there is a message) and a candidate's
+ * cycle ("FORBIDDEN, ..."); how many. The one place that words them, for
+ * the .dot, the SVG and the data alike. */
+static int notes(const char *kind, const char *message, note said[2])
+{
+    int n = 0;
+    if (message) {
+        said[n] = (note){"failure", "orangered", {0}};
+        snprintf(said[n++].text, sizeof said[0].text, "FAILED (%s): %s", kind, message);
+    }
+    if (st()->cycle && st()->cycle->n) {
+        said[n] = (note){"cycle", "red", {0}};
+        snprintf(said[n++].text, sizeof said[0].text, "FORBIDDEN, %s", st()->cycle->says);
+    }
+    return n;
+}
+
 /* The graph, laid out and drawn in st()->form: the boxes, the edges of
  * each relation, the notes under them, the legend; returns the kinds drawn. */
 static int drawing(FILE *f, const char *kind, const char *message)
@@ -1031,16 +1056,9 @@ static int drawing(FILE *f, const char *kind, const char *message)
     kinds |= happens_before(f, shown);
     kinds |= cycle_edges(f);
     kinds |= failure_edges(f, kind, shown, &bottom);
-    if (message) {
-        char text[1400];
-        snprintf(text, sizeof text, "FAILED (%s): %s", kind, message);
-        note_under(f, "failure", text, "orangered", &bottom);
-    }
-    if (st()->cycle && st()->cycle->n) {
-        char text[300];
-        snprintf(text, sizeof text, "FORBIDDEN, %s", st()->cycle->says);
-        note_under(f, "cycle", text, "red", &bottom);
-    }
+    note said[2];
+    for (int k = 0, n = notes(kind, message, said); k < n; ++k)
+        note_under(f, said[k].name, said[k].text, said[k].colour, &bottom);
     legend(f, kinds, bottom);
     return kinds;
 }
@@ -1176,16 +1194,9 @@ void graph_json(json *j, const char *kind, const char *message)
     json_end_array(j);
     json_key(j, "notes");
     json_array(j);
-    if (message) {
-        char text[1400];
-        snprintf(text, sizeof text, "FAILED (%s): %s", kind, message);
-        json_string(j, text);
-    }
-    if (st()->cycle && st()->cycle->n) {
-        char text[300];
-        snprintf(text, sizeof text, "FORBIDDEN, %s", st()->cycle->says);
-        json_string(j, text);
-    }
+    note said[2];
+    for (int k = 0, n = notes(kind, message, said); k < n; ++k)
+        json_string(j, said[k].text);
     json_end_array(j);
     json_key(j, "legend");
     json_array(j);
