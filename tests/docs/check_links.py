@@ -302,6 +302,34 @@ def parse_args():
     return p.parse_args()
 
 
+class LitmusHeads(HTMLParser):
+    """The litmus chapter's tests as its HTML has them: for each rule and
+    name (div.litmus-head), its h3's id and whether the last thing before
+    it, blanks aside, was the end of a paragraph."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.last = None      # the last tag or text seen: ("start" or "end", tag), or ("text", None)
+        self.opened = None    # a litmus-head just opened: whether a </p> came right before it
+        self.found = []       # (its id, after a paragraph)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if self.opened is not None and tag == "h3":
+            self.found.append((a.get("id", ""), self.opened))
+            self.opened = None
+        if tag == "div" and (a.get("class") or "").split() == ["litmus", "litmus-head"]:
+            self.opened = self.last == ("end", "p")
+        self.last = ("start", tag)
+
+    def handle_endtag(self, tag):
+        self.last = ("end", tag)
+
+    def handle_data(self, data):
+        if data.strip():
+            self.last = ("text", None)
+
+
 def check_litmus_leads(site):
     """The litmus chapter: a test's rule and name (div.litmus-head) come
     right after the previous test, a table or a heading, never right after
@@ -310,14 +338,10 @@ def check_litmus_leads(site):
     page = site.root / "litmus.html"
     if not page.is_file():
         return []
-    text = page.read_text(encoding="utf-8", errors="replace")
-    problems = []
-    for m in re.finditer(r'<div class="litmus litmus-head"><h3 id="([^"]+)"', text):
-        last = re.search(r"(</?[A-Za-z0-9]+)[^>]*>\s*$", text[:m.start()])
-        if last and last.group(1) == "</p":
-            problems.append(f"litmus.html#{m.group(1)}: a paragraph sits above the test's rule (its lead, read "
-                            "under the previous test's graph)")
-    return problems
+    heads = LitmusHeads()
+    heads.feed(page.read_text(encoding="utf-8", errors="replace"))
+    return [f"litmus.html#{ident}: a paragraph sits above the test's rule (its lead, read under the previous "
+            "test's graph)" for ident, after_paragraph in heads.found if after_paragraph]
 
 
 def main():
