@@ -13,13 +13,16 @@ Each header is Doxygen's own (`doxygen -w html`, kept as
 SITE/doxygen-header.tmpl, so that it matches the installed version) with
 its title area replaced by the bar (lockstep_site/html_page.py, which the
 source and diff pages' bar uses too), in light mode only: the course's
-own blocks (traces, source pages) have one palette. A header of a layout
-this does not know (no title area) is Doxygen's, without the bar.
+own blocks (traces, source pages) have one palette. The title area is
+what Doxygen's template marks so, from its <!--BEGIN TITLEAREA--> to its
+<!--END TITLEAREA-->: the template's own markers, found as they are
+written, once each. A header of a layout this does not know (no title
+area) is Doxygen's, without the bar; one whose markers are not one pair,
+in order, stops the configuration.
 docs/CMakeLists.txt runs it at configure time. Standard library only.
 """
 import argparse
 import posixpath
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +30,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # nothing written into the source tree
 from lockstep_site.html_page import add_site_arguments, bar, course_links, site_of, step_links  # noqa: E402
 
-TITLE_AREA = re.compile(r"<!--BEGIN TITLEAREA-->.*<!--END TITLEAREA-->", re.S)
+TITLE_AREA = ("<!--BEGIN TITLEAREA-->", "<!--END TITLEAREA-->")  # Doxygen's template's markers
 HTML_TAG = '<html xmlns="http://www.w3.org/1999/xhtml">'
 LIGHT_HTML_TAG = '<html xmlns="http://www.w3.org/1999/xhtml" lang="en" class="light-mode">'
 FOOTER = "<!-- start footer part -->\n</body>\n</html>\n"
@@ -54,11 +57,26 @@ def doxygen_header(doxygen, site):
     return read(Path(site) / names[0])
 
 
+def title_area(header):
+    """(start, end) of the header's title area, its markers included; None
+    if it has none. Markers that are not one BEGIN and then one END: an
+    error (a layout this does not know)."""
+    begin, end = (header.count(marker) for marker in TITLE_AREA)
+    if begin == end == 0:
+        return None
+    start, stop = header.find(TITLE_AREA[0]), header.find(TITLE_AREA[1])
+    if begin != 1 or end != 1 or stop < start:
+        sys.exit(f"pages_header.py: Doxygen's header has {begin} {TITLE_AREA[0]} and {end} {TITLE_AREA[1]}"
+                 + (", the END first" if begin == end == 1 else "") + ": not one title area, in order")
+    return start, stop + len(TITLE_AREA[1])
+
+
 def with_bar(header, nav):
     """Doxygen's header with the bar in place of its title area, in light mode."""
-    if not TITLE_AREA.search(header):
+    area = title_area(header)
+    if not area:
         return header
-    header = TITLE_AREA.sub(lambda _: f'<nav class="lockstep-bar">{nav}</nav>', header)
+    header = header[:area[0]] + f'<nav class="lockstep-bar">{nav}</nav>' + header[area[1]:]
     return header.replace(HTML_TAG, LIGHT_HTML_TAG)
 
 
@@ -88,7 +106,7 @@ def main():
     args = parse_args()
     site, _ = site_of(args)
     header = doxygen_header(args.doxygen, site.root)
-    if not TITLE_AREA.search(header):
+    if not title_area(header):
         print("pages_header.py: Doxygen's header has no title area: the Doxygen pages get no bar", file=sys.stderr)
     for step in site.steps:
         write(Path(site.root) / f"header.{step}.tmpl", with_bar(header, step_bar(site, step, args.diff_pages)))
