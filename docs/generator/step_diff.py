@@ -29,7 +29,8 @@ README = "README.md"
 
 
 def files_of(step):
-    """Every file under the step's directory, as paths relative to it."""
+    """Every file under the step's directory, as paths relative to it (the
+    diff pages run diff on each file of either step: lockstep_site/diff_page.py)."""
     return {p.relative_to(step).as_posix() for p in step.rglob("*") if p.is_file()}
 
 

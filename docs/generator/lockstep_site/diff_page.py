@@ -1,5 +1,6 @@
 """The diff pages: SITE/diffs/<prev>..<this>.html, `diff -ruN` of two step
-directories, one section per file, the code first and the README last,
+directories, one section per file (diff run on each file of either step,
+its header lines labelled as `diff -ruN` names them, without timestamps), the code first and the README last,
 each beside what the step README's "Files changed" list says of it;
 coloured by Pygments' diff lexer (required), a new file highlighted as its
 own language; the README shown section by section, rendered as the reader
@@ -11,10 +12,11 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import step_readme
 from lockstep_site import book, sitemap
+from step_diff import files_of
 from lockstep_site.html_page import nav, page, rel
 from lockstep_site.markdown import inline_md
 from lockstep_site.readme_diff import readme_half
@@ -29,26 +31,35 @@ except ImportError:  # no diff pages: configure asks for them only with Pygments
 
 
 def file_chunks(prev, prev_dir, this, this_dir):
-    """{file: its part of `diff -ruN` of the two steps}, the headers without timestamps."""
-    # diff runs in a directory holding both steps under their names, so that
-    # the headers read `--- 05-intrusive-list/src/event.c`, as in the README's command.
+    """{file: its part of `diff -ruN` of the two steps}, the headers without timestamps.
+
+    diff runs once per file of either step (step_diff.files_of, the list
+    the README check compares), -N for a file one step lacks: what
+    `diff -ruN` prints for that file, each header line given its name
+    (--label) as the README's command prints it (`--- 05-intrusive-list/src/event.c`,
+    a student's copy elsewhere by its absolute path), so no timestamp (the
+    checkout's, not the step's) is printed. Its own first line is the one
+    `diff -ruN` puts before each file."""
     a, b = prev_dir.absolute(), this_dir.absolute()
+    for step in (a, b):
+        if not step.is_dir():
+            sys.exit(f"diff page {prev}..{this}: no step directory {step}")
     if a.parent == b.parent and a.name == prev and b.name == this:
-        args, cwd = [prev, this], b.parent
+        left, right = prev, this
     else:  # a student's copy somewhere else
-        args, cwd = [str(a), str(b)], None
-    run = subprocess.run(["diff", "-ruN"] + args, cwd=cwd, capture_output=True, text=True)
-    if run.returncode > 1:
-        sys.exit(f"diff failed: {run.stderr}")
-    # One chunk per file: each starts at its "diff -ruN" line.
+        left, right = str(a), str(b)
     chunks = {}
-    for chunk in re.split(r"(?m)^(?=diff -ruN )", run.stdout):
-        m = re.match(r"diff -ruN \S+? (\S+)\n", chunk)
-        if not m:
-            continue
-        name = PurePosixPath(m.group(1)).relative_to(args[1]).as_posix() if cwd is None else m.group(1).split("/", 1)[1]
-        # The headers' timestamps are the checkout's, not the step's: out.
-        chunks[name] = re.sub(r"(?m)^((?:---|\+\+\+) \S+)\t.*$", r"\1", chunk)
+    for name in sorted(files_of(a) | files_of(b)):
+        for side in (a / name, b / name):
+            if side.exists() and not side.is_file():
+                sys.exit(f"diff page {prev}..{this}: {name} is a file in one step, and {side} is not")
+        labels = [f"{left}/{name}", f"{right}/{name}"]
+        run = subprocess.run(["diff", "-uN", "--label", labels[0], "--label", labels[1], a / name, b / name],
+                             capture_output=True, text=True)
+        if run.returncode > 1:
+            sys.exit(f"diff failed on {name} ({run.returncode}): {run.stderr}")
+        if run.returncode == 1:  # they differ (0: the same)
+            chunks[name] = f"diff -ruN {labels[0]} {labels[1]}\n" + run.stdout
     return chunks
 
 
