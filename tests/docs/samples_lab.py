@@ -1,13 +1,22 @@
 """The `lab NN MUTANT [N]` samples of check_samples.py: tests/labs/run.sh,
 the lab a student runs, on a copy of step NN with one edit of
 sample_mutants.tsv applied (`unchanged`: no edit). Also the copy itself,
-which the `mutant` samples build too (samples_mutant.py)."""
+which the `mutant` samples build too (samples_mutant.py).
+
+Which tests failed is ctest's word, from the results it keeps in the lab's
+build directory (Testing/<tag>/Test.xml, read by run.sh's own reader,
+tests/labs/report.py), never from the report's text; the report's text is
+what the page quotes."""
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 from samples_program import ROOT, TIMEOUT, normalize
+
+sys.path.insert(0, str(ROOT / "tests" / "labs"))
+import report as lab_report  # noqa: E402 (tests/labs/report.py: ctest's results, as run.sh reads them)
 
 MUTANTS = Path(__file__).resolve().parent / "sample_mutants.tsv"
 
@@ -84,22 +93,39 @@ def run_lab(build, args, only, lab_build):
     return normalize(out[start:], [(str(lab_build), f"build/lab-{nn}"), (str(copy.parent), "/tmp/me")]), None
 
 
-def failed_entries(report, names):
+def skipped_tests(lab_build):
+    """The tests ctest skipped in the lab's last run in LAB_BUILD (its
+    results, Test.xml): a step's component it has not yet, a race that one
+    CPU cannot run. Which of them is which, ctest's results do not say."""
+    return sorted(r.name for r in lab_report.results(lab_build) if r.skipped())
+
+
+FAILED_LIST = "lab: tests that failed, and what each said:\n"  # report.py's print_failures
+ENTRY, SAID = "  ", "      "  # an entry's line: its test's name; then what it said, each line so indented
+
+
+def failed_entries(report, names, lab_build):
     """The entries of run.sh's "tests that failed" list for these tests, in
-    this order: the test's name, then what it said, indented."""
-    part = report.split("lab: tests that failed, and what each said:\n", 1)
-    if len(part) != 2:
-        return None, "the lab failed no test"
-    entries, name = {}, None
-    for line in part[1].split("\n"):
-        if re.match(r"^  \S", line):
-            name = line.strip()
-            entries[name] = [line]
-        elif line.startswith("      ") and name:
-            entries[name].append(line)
-        else:
-            break
-    missing = [n for n in names if n not in entries]
+    this order: the test's name, then what it said, indented. Each must
+    have failed, as ctest's results in LAB_BUILD say (the run just made,
+    with run.sh --only these tests)."""
+    ran = {r.name: r for r in lab_report.results(lab_build)}
+    missing = [n for n in names if n not in ran]
     if missing:
-        return None, f"{', '.join(missing)} did not fail; these did: {', '.join(entries) or 'none'}"
-    return "\n".join(line for n in names for line in entries[n]) + "\n", None
+        return None, f"{', '.join(missing)} did not run (ctest's results in {lab_build}/Testing)"
+    passed = [n for n in names if not ran[n].failed()]
+    if passed:
+        failed = sorted(n for n, r in ran.items() if r.failed())
+        return None, f"{', '.join(passed)} did not fail; these did: {', '.join(failed) or 'none'}"
+    # The list: the lines after its heading, up to the blank line after it.
+    listed = report.partition(FAILED_LIST)[2].partition("\n\n")[0].split("\n")
+    quoted = []
+    for name in names:
+        if ENTRY + name not in listed:
+            return None, f"{name} failed (ctest's results), but the report's list has no entry `{ENTRY}{name}`"
+        at = listed.index(ENTRY + name) + 1
+        end = at
+        while end < len(listed) and listed[end].startswith(SAID):
+            end += 1
+        quoted += listed[at - 1:end]
+    return "\n".join(quoted) + "\n", None

@@ -3,7 +3,6 @@ tree, found by name, run from its own directory. Also what every kind
 shares: the repository's root, the time a command may take, and the
 normalization of an output."""
 import os
-import re
 import subprocess
 from pathlib import Path
 
@@ -12,18 +11,42 @@ TIMEOUT = 600  # seconds per command: a lab builds a step
 
 
 def normalize(text, replacements):
-    """The output as a reader may see it on any machine."""
+    """The output as a reader may see it on any machine: the text the page
+    shows, with what differs from machine to machine or run to run made
+    the same (string methods: nothing here reads what the program says)."""
     # Paths of this machine (the build tree, a lab's copy and build
     # directory) become the ones the text uses: (absolute path, shown as).
     for path, shown in replacements:
         text = text.replace(path, shown)
-    # Addresses differ from run to run (ASLR): a crash report's
-    # "Segmentation fault at 0x7f35b34f4008". Pointer-sized numbers only.
-    text = re.sub(r"0x[0-9a-f]{6,}", "0x...", text)
+    text = without_addresses(text)
     # Trailing blanks are a trace's column padding: invisible on a page,
-    # and editors strip them.
-    text = re.sub(r"[ \t]+\n", "\n", text)
+    # and editors strip them (every line's that a newline ends).
+    lines = text.split("\n")
+    text = "\n".join([line.rstrip(" \t") for line in lines[:-1]] + lines[-1:])
     return text.strip("\n") + "\n"
+
+
+HEX_DIGITS = "0123456789abcdef"
+ADDRESS_DIGITS = 6  # "0x" and at least this many: pointer-sized, not a flag's 0x1
+
+
+def without_addresses(text):
+    """TEXT with every address as 0x...: they differ from run to run
+    (ASLR), a crash report's "Segmentation fault at 0x7f35b34f4008".
+    An address is "0x" and ADDRESS_DIGITS or more lowercase hex digits,
+    all of them replaced."""
+    out, at = [], 0
+    while (start := text.find("0x", at)) >= 0:
+        end = start + 2
+        while end < len(text) and text[end] in HEX_DIGITS:
+            end += 1
+        if end - start - 2 >= ADDRESS_DIGITS:
+            out.append(text[at:start] + "0x...")
+            at = end
+        else:  # too short: kept, and looked for again from its "x"
+            out.append(text[at:start + 1])
+            at = start + 1
+    return "".join(out) + text[at:]
 
 
 CACHE = {}
