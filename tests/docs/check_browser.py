@@ -86,16 +86,18 @@ clients (pychrome, pyppeteer, Playwright, Selenium's CDP) come from PyPI
 or npm, and the check must run with Debian's packages alone (chromium and
 Python's standard library; no Debian package carries a CDP client).
 
-A source page is also printed to PDF (A4) by the same Chromium and read
-back with `pdftotext -layout` (poppler-utils): the text as the glyphs were
-laid out, not as the DOM holds it. A style that moves a name out of its
-line, hides it, or cuts a long line at the paper's edge shows there, as
-the reader sees it. Each printed line (from its number to the next) must be
-the file's line, blanks collapsed (a long line wraps). The pages of steps 03
-and 07, coro.h and the mutation results are printed (every kind of file the
-site shows); every source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file
-each page shows is read from src/.sources (written by docs/generator/pages_source.py).
-Without pdftotext this part is skipped and the summary says so.
+A source page is also printed to PDF (A4) by the same Chromium and read back
+with `pdftotext -tsv` (poppler-utils): each word as its glyphs were laid
+out, with its page and place, not as the DOM holds it; the printed rows are
+the words side by side (printed_rows). A style that moves a name out of its
+line, hides it, or cuts a long line at the paper's edge shows there, as the
+reader sees it. Each printed line (from its number to the next) must be the
+file's line, blanks collapsed (a long line wraps). The pages of steps 03 and
+07, coro.h and the mutation results are printed (every kind of file the site
+shows); every source page with LOCKSTEP_BROWSER_PRINT_ALL=1. The file each
+page shows is read from src/.sources (written by
+docs/generator/pages_source.py). Without pdftotext this part is skipped and
+the summary says so.
 
 LOCKSTEP_BROWSER_PAGES=REGEX loads only the pages whose path matches (the
 playground's runs when it matches playground.html).
@@ -105,7 +107,9 @@ library only.
 """
 import argparse
 import base64
+import csv
 import html
+import io
 import json
 import os
 import re
@@ -383,20 +387,36 @@ def source_files(site):
         return dict(line.rstrip("\n").split("\t", 1) for line in f if "\t" in line)
 
 
-def rendered_lines(text):
-    """{n: the text of rendered line n} from `pdftotext -layout` of a source
-    page: a line starts with its number (n+1 after n); a printed line that
-    does not is the rest of the line before, wrapped by the layout."""
+def printed_rows(tsv):
+    """The rows of words as printed, from `pdftotext -tsv` of a PDF: each
+    row's words (level 5) left to right, the rows page by page, top to
+    bottom. A row is the words whose middles lie within the height of its
+    topmost: poppler's own lines (line_num) are no help here, as it puts a
+    line's number and its code in different flows (columns)."""
+    words = []
+    for w in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
+        if w["level"] == "5":
+            words.append((int(w["page_num"]), float(w["top"]), float(w["height"]), float(w["left"]), w["text"]))
+    rows = []  # [page, top, bottom, [(left, text)]]
+    for page, top, height, left, text in sorted(words):
+        if not rows or rows[-1][0] != page or top + height / 2 > rows[-1][2]:
+            rows.append([page, top, top + height, []])
+        rows[-1][3].append((left, text))
+    return [[text for _, text in sorted(row[3])] for row in rows]
+
+
+def rendered_lines(rows):
+    """{n: the text of rendered line n} from the printed rows of a source
+    page (printed_rows): a line starts with its number (n+1 after n); a
+    row that does not is the rest of the line before, wrapped by the
+    layout. The rows before line 1 (the file's name) are not lines."""
     lines, n = {}, 0
-    started = False
-    for row in text.replace("\f", "\n").split("\n"):
-        m = re.match(r"^\s*(\d+)(?:\s(.*))?$", row)
-        if m and int(m.group(1)) == n + 1:
-            n = int(m.group(1))
-            lines[n] = m.group(2) or ""
-            started = True
-        elif started and n and row.strip():
-            lines[n] += " " + row.strip()
+    for words in rows:
+        if words[0].isdecimal() and int(words[0]) == n + 1:
+            n += 1
+            lines[n] = " ".join(words[1:])
+        elif n:
+            lines[n] += " " + " ".join(words)
     return lines
 
 
@@ -416,8 +436,8 @@ def check_printed(tab, disk, rel, scratch):
         return None
     pdf = scratch / "page.pdf"
     pdf.write_bytes(tab.pdf())
-    out = subprocess.run([pdftotext, "-layout", pdf, "-"], capture_output=True, text=True)
-    shown = rendered_lines(out.stdout)
+    out = subprocess.run([pdftotext, "-tsv", pdf, "-"], capture_output=True, text=True, encoding="utf-8")
+    shown = rendered_lines(printed_rows(out.stdout))
     want = Path(disk).read_text(encoding="utf-8", errors="replace").split("\n")
     if want and want[-1] == "":
         want.pop()
@@ -587,7 +607,7 @@ class Playground:
                                       "the page shows one, the native program drew none"))
                 continue
             self.graphs += 1
-            text = re.sub(r"\s+", "", "".join(ElementTree.parse(drawn[key]).getroot().itertext()))
+            text = "".join("".join(ElementTree.parse(drawn[key]).getroot().itertext()).split())
             if shown[key] != text:
                 self.failures.append(f"{where}: the graph of {key!r} in the page is not the native program's "
                                      f"(its text: {shown[key][:60] if shown[key] else 'no SVG'!r}..., native: "
