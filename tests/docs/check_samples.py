@@ -35,8 +35,8 @@ every docs build.) The commands:
 
 After the command, options, each after a `|`:
 
-  | from REGEX            the block starts at the first line matching REGEX
-                          (a quote that leaves out the lines before)
+  | from WORDS            the block starts at the first line holding WORDS,
+                          as written (a quote that leaves out the lines before)
   | lines N               only the first N lines (after `from`)
   | tests NAME...         (lab) only these tests' entries of the list of
                           failed tests, in this order; each must have failed
@@ -144,9 +144,9 @@ def produce(build, argv, options, lab_build):
     for key, value in options:
         if key == "from":
             lines = out.split("\n")
-            at = next((n for n, line in enumerate(lines) if re.search(value, line)), None)
+            at = next((n for n, line in enumerate(lines) if value in line), None)
             if at is None:
-                return None, f"the output has no line matching `{value}`:\n{out}"
+                return None, f"the output has no line holding `{value}`:\n{out}"
             out = "\n".join(lines[at:])
         elif key == "tests":
             out, err = failed_entries(out, value.split(), lab_build)
