@@ -114,7 +114,7 @@ def svg_events(path):
     for g in ET.parse(path).getroot().iter(SVG_NS + "g"):
         classes = (g.get("class") or "").split()
         if "node" in classes:
-            lines |= {int(c[5:]) for c in classes if re.fullmatch(r"line-[0-9]+", c)}
+            lines |= {int(c[5:]) for c in classes if c.startswith("line-") and c[5:].isascii() and c[5:].isdigit()}
     return lines
 
 

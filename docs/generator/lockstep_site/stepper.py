@@ -38,7 +38,6 @@ same graph laid out for a phone (the explorer's --graph-width), shown through
 its own; the script lights the marks of the image the browser chose.
 """
 import math
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +72,10 @@ class Box:
 
 
 def _floats(text):
-    return [float(x) for x in re.findall(r"-?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?", text)]
+    """The numbers of an SVG attribute as Graphviz writes them (a viewBox,
+    a polygon's points, a path's absolute M and C commands): separated by
+    blanks, commas or a command letter, never run together by their signs."""
+    return [float(x) for x in "".join(c if c in "0123456789.-+eE" else " " for c in text).split()]
 
 
 def _transform(text):
@@ -81,8 +83,9 @@ def _transform(text):
     a point (x, y) of the graph is (sx*(x+tx), sy*(y+ty)) in the viewBox."""
     sx = sy = 1.0
     tx = ty = 0.0
-    for name, args in re.findall(r"(\w+)\(([^)]*)\)", text or ""):
-        v = _floats(args)
+    for part in (text or "").split(")"):
+        name, _, args = part.partition("(")
+        name, v = name.strip(), _floats(args)
         if name == "scale" and v:
             sx, sy = v[0], v[1] if len(v) > 1 else v[0]
         elif name == "translate" and v:
@@ -90,6 +93,11 @@ def _transform(text):
         elif name == "rotate" and v and v[0] % 360:
             raise ValueError(f"a rotated graph (rotate({args})): its boxes cannot be marked")
     return sx, sy, tx, ty
+
+
+def trace_lines(classes):
+    """The trace lines a node's classes name (line-N: graph.c's)."""
+    return [int(c[5:]) for c in classes if c.startswith("line-") and c[5:].isascii() and c[5:].isdigit()]
 
 
 def _outline(node):
@@ -124,7 +132,7 @@ def event_boxes(svg):
     found = {}
     for g in graph.iter(SVG_NS + "g"):
         classes = (g.get("class") or "").split()
-        lines = [int(c[5:]) for c in classes if re.fullmatch(r"line-[0-9]+", c)]
+        lines = trace_lines(classes)
         box = _outline(g) if "node" in classes and lines else None
         if not box:
             continue
