@@ -5,6 +5,8 @@ scope pointing at its copy (-DLOCKSTEP_STEP_DIR_NN, student mode), with one
 sanitizer or none. A mutant edits a copy and rebuilds only that step's test
 executables: one object file and a few links.
 """
+import ast
+import glob
 import hashlib
 import json
 import os
@@ -35,9 +37,14 @@ class Build:
         self.repo, self.sanitizer, self.copies, self.log = repo, sanitizer, copies, log
         self.dir = os.path.join(work, f"build-{sanitizer}")
         self.iterations = iterations
-        self._tests, self._help = {}, None
+        self._tests, self._targets = {}, None
 
     def configure(self):
+        # CMake's file API: this query makes every configure write the
+        # build's targets as JSON (.cmake/api/v1/reply/), which targets() reads.
+        query = os.path.join(self.dir, ".cmake", "api", "v1", "query", "codemodel-v2")
+        os.makedirs(os.path.dirname(query), exist_ok=True)
+        open(query, "a").close()
         if os.path.isfile(os.path.join(self.dir, "CMakeCache.txt")):
             return
         san = "" if self.sanitizer == "none" else self.sanitizer
@@ -57,11 +64,15 @@ class Build:
     def targets(self, nn, kinds):
         """The step's test executables of these KINDS (unit, stress, explore):
         <kind>_<component>_stepNN, not the errata variants (..._stepNN_<switch>)."""
-        if self._help is None:
-            self._help = subprocess.run(["cmake", "--build", self.dir, "--target", "help"],
-                                        capture_output=True, text=True).stdout
-        pattern = re.compile(rf"^(({'|'.join(kinds)})_[a-z0-9]+_step{nn}): ", re.M)
-        return sorted({m.group(1) for m in pattern.finditer(self._help)})
+        if self._targets is None:
+            self._targets = target_names(self.dir)
+        found = set()
+        for name in self._targets:
+            parts = name.split("_")
+            if (len(parts) == 3 and parts[0] in kinds and parts[1] and set(parts[1]) <= LOWER_ALNUM
+                    and parts[2] == f"step{nn}"):
+                found.add(name)
+        return sorted(found)
 
     def build(self, targets):
         """Builds TARGETS; the compiler's output if that failed, else None."""
@@ -133,10 +144,35 @@ class Build:
         with open(os.path.join(self.dir, "compile_commands.json"), encoding="utf-8") as f:
             e = json.load(f)[0]
         compiler = (shlex.split(e["command"]) if "command" in e else e["arguments"])[0]
-        probe = "#define F(a, b) __LINE__\nint x = F(1,\n          2);\n"
-        out = subprocess.run([compiler, "-E", "-P", "-x", "c", "-"], input=probe, capture_output=True,
-                             text=True, check=True).stdout
-        return "name" if re.search(r"=\s*2\b", out) else "close"
+        # The compiler answers by its exit status: the probe compiles only if
+        # the static assertion about its own __LINE__ holds.
+        for line, rule in ((2, "name"), (3, "close")):
+            probe = f"#define F(a, b) __LINE__\n_Static_assert(F(1,\n                 2) == {line}, \"\");\n"
+            r = subprocess.run([compiler, "-fsyntax-only", "-x", "c", "-"], input=probe, capture_output=True, text=True)
+            if r.returncode == 0:
+                return rule
+        raise BuildError(f"{compiler} puts __LINE__ of a macro call over lines 2-3 on neither line:\n{r.stderr}")
+
+
+LOWER_ALNUM = set("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def target_names(build_dir):
+    """The names of BUILD_DIR's targets, from CMake's file API reply (the
+    codemodel-v2 object its configure wrote for the query configure() made)."""
+    reply = os.path.join(build_dir, ".cmake", "api", "v1", "reply")
+    indexes = sorted(glob.glob(os.path.join(reply, "index-*.json")))
+    if not indexes:  # configured before the query existed: configure again
+        subprocess.run(["cmake", build_dir], capture_output=True, text=True, check=True)
+        indexes = sorted(glob.glob(os.path.join(reply, "index-*.json")))
+    if not indexes:
+        raise BuildError(f"CMake wrote no file API reply in {reply}")
+    with open(indexes[-1], encoding="utf-8") as f:
+        model = json.load(f).get("reply", {}).get("codemodel-v2")
+    if not model or "jsonFile" not in model:
+        raise BuildError(f"CMake's file API reply {indexes[-1]} has no codemodel-v2")
+    with open(os.path.join(reply, model["jsonFile"]), encoding="utf-8") as f:
+        return {t["name"] for c in json.load(f)["configurations"] for t in c["targets"]}
 
 
 def preprocess_only(argv):
@@ -153,20 +189,42 @@ def preprocess_only(argv):
 
 
 def lines_with_code(preprocessed, source):
-    """The lines of SOURCE that carry tokens in PREPROCESSED (gcc -E output,
-    with its # LINE "FILE" markers)."""
-    lines, line, current = set(), 0, False
-    marker = re.compile(r'^# (\d+) "((?:\\.|[^"])*)"')
+    """The lines of SOURCE that carry tokens in PREPROCESSED (cc -E output).
+
+    Read by its line markers, `# LINE "FILE" FLAGS...`: the format the GCC
+    manual documents (The C Preprocessor, "Preprocessor Output") for the
+    compiler proper to read back, and clang writes the same. No other form
+    says which lines survive: -P drops the markers, and with them the lines."""
+    lines, line, current, named = set(), 0, False, False
     for text in preprocessed.split("\n"):
-        m = marker.match(text)
-        if m:
-            line = int(m.group(1))
-            current = os.path.realpath(m.group(2)) == os.path.realpath(source)
+        marker = line_marker(text)
+        if marker:
+            line, name = marker
+            current = os.path.realpath(name) == os.path.realpath(source)
+            named = named or current
             continue
         if current and text.strip():
             lines.add(line)
         line += 1
+    if not named:
+        raise BuildError(f"the preprocessor's output has no line marker for {source}")
     return lines
+
+
+def line_marker(text):
+    """(LINE, FILE) of a line marker `# LINE "FILE" FLAGS...`, else None.
+    FILE is a C string literal (backslash escapes, octal for other bytes)."""
+    if not text.startswith("# "):
+        return None
+    number, _, rest = text[2:].partition(" ")
+    if not number.isdigit() or not rest.startswith('"'):
+        return None
+    end = 1
+    while end < len(rest) and rest[end] != '"':
+        end += 2 if rest[end] == "\\" else 1
+    if end >= len(rest):
+        return None
+    return int(number), ast.literal_eval(rest[:end + 1])
 
 
 # ---- running one test ---------------------------------------------------------
