@@ -4,18 +4,36 @@ A Build is one CMake build directory, configured once with every step in
 scope pointing at its copy (-DLOCKSTEP_STEP_DIR_NN, student mode), with one
 sanitizer or none. A mutant edits a copy and rebuilds only that step's test
 executables: one object file and a few links.
+
+What it reads of a program, it reads in the form the program writes for
+programs: CMake's targets from its file API (codemodel-v2), ctest's tests
+from --show-only=json-v1, a Check test's results from the XML log Check
+writes (CK_XML_LOG_FILE_NAME), an explorer's verdict from its --json, the
+sanitizer that stopped a test from its exit status (each has its own,
+SANITIZER_EXIT). Two things exist as text only, and are read as such, each
+in one function that says why: the kind of a sanitizer's report
+(report_kind) and the message of a failed assert() (assert_message). The
+preprocessor's line markers (lines_with_code) are cpp's documented output
+format, read by that format's rules.
 """
 import ast
 import glob
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+# The exit status of a test stopped by each sanitizer (TSAN_OPTIONS,
+# ASAN_OPTIONS, UBSAN_OPTIONS exitcode=N; run.py's SANITIZER_ENV sets them):
+# each its own, and none a test's own status (0, 1 a Check failure, 2, 77).
+# LeakSanitizer, part of ASan's runtime, shares ASan's.
+SANITIZER_EXIT = {"TSan": 66, "ASan": 67, "UBSan": 68}
 
 
 class BuildError(Exception):
@@ -29,6 +47,11 @@ class Test:
     env: dict
     cwd: str
     skip_code: int  # SKIP_RETURN_CODE, or -1
+    labels: list = field(default_factory=list)  # ctest's LABELS
+
+    def explorer(self):
+        """An explorer scenario (label explore): it writes its verdict with --json."""
+        return "explore" in self.labels
 
 
 class Build:
@@ -115,7 +138,7 @@ class Build:
                 env = dict(e.split("=", 1) for e in props.get("ENVIRONMENT", []))
                 env["LOCKSTEP_MUTANT"] = "1"
                 found.append(Test(t["name"], t["command"], env, props.get("WORKING_DIRECTORY", self.dir),
-                                  int(props.get("SKIP_RETURN_CODE", -1))))
+                                  int(props.get("SKIP_RETURN_CODE", -1)), props.get("LABELS", [])))
             if not found:
                 raise BuildError(f"no tests for step {nn} in the {self.sanitizer} build "
                                  "(is the step in CMakeLists.txt?)")
@@ -229,52 +252,153 @@ def line_marker(text):
 
 # ---- running one test ---------------------------------------------------------
 
+@dataclass
+class Outcome:
+    """One run of a test: its exit status ("timeout" if it was stopped), its
+    output (for the log and the two text-only readers below), the results
+    Check wrote to its XML log (CheckResult each, [] if it wrote none) and an
+    explorer's --json (None if it wrote none)."""
+    status: object
+    output: str
+    checks: list
+    explored: dict
+
+
+@dataclass
+class CheckResult:
+    result: str  # Check's: success, failure, error
+    file: str  # the check's source file, a full path
+    line: int
+    message: str
+
+
 def run(test, timeout, extra_args=(), env=None, prefix=()):
-    """Runs TEST; (exit status, output). A timeout is status "timeout"."""
-    e = {**os.environ, **(env or {}), **test.env}  # the test's own settings win
-    p = subprocess.Popen([*prefix, *test.command, *extra_args], cwd=test.cwd, env=e, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    """Runs TEST, with Check's XML log and, for an explorer, --json in a
+    scratch directory; an Outcome."""
+    with tempfile.TemporaryDirectory(prefix="lockstep-test.") as tmp:
+        xml_log, result = os.path.join(tmp, "check.xml"), os.path.join(tmp, "result.json")
+        # Every test program runs its cases with srunner_run_all (tests/support/check_main.c),
+        # which writes this log when the variable names one.
+        e = {**os.environ, **(env or {}), "CK_XML_LOG_FILE_NAME": xml_log, **test.env}  # the test's own settings win
+        args = [*prefix, *test.command, *extra_args] + (["--json", result] if test.explorer() else [])
+        p = subprocess.Popen(args, cwd=test.cwd, env=e, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            out, _ = p.communicate(timeout=timeout)
+            status = p.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, _ = p.communicate()
+            status = "timeout"
+        explored = None
+        if os.path.isfile(result):
+            with open(result, encoding="utf-8") as f:
+                explored = json.load(f)
+        return Outcome(status, out.decode(errors="replace"), check_results(xml_log), explored)
+
+
+CHECK_NS = "{http://check.sourceforge.net/ns}"
+
+
+def check_results(path):
+    """The cases' results in Check's XML log at PATH, in the order they ran;
+    [] if there is none, or only the start of one (a program stopped by a
+    sanitizer or a signal before Check closed it: its exit status says so)."""
     try:
-        out, _ = p.communicate(timeout=timeout)
-        return p.returncode, out.decode(errors="replace")
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, _ = p.communicate()
-        return "timeout", out.decode(errors="replace")
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return []
+    found = []
+    for t in root.iter(f"{CHECK_NS}test"):
+        file, _, line = (t.findtext(f"{CHECK_NS}fn") or "").rpartition(":")
+        found.append(CheckResult(t.get("result", ""), os.path.join(t.findtext(f"{CHECK_NS}path") or "", file),
+                                 int(line) if line.isdigit() else 0, t.findtext(f"{CHECK_NS}message") or ""))
+    return found
 
 
-def failure_kind(rc, out):
+def check_failures(outcome):
+    return [c for c in outcome.checks if c.result == "failure"]
+
+
+def failure_kind(outcome):
     """Why a test failed, most specific first: the explorer's verdict, a
     sanitizer's report, an assert() in the library, a Check assertion in the
     test (with its message), a leak, a timeout."""
-    m = re.search(r"^explore: FAILED \(([^)]*)\)", out, re.M)
-    if m:
-        return f"explorer: {m.group(1)}"
-    m = re.search(r"(Thread|Address|UndefinedBehavior)Sanitizer: [a-z-]+( [a-z-]+)?", out)
-    if m:
-        k = m.group()
-        if k.startswith("ThreadSanitizer: data race"):
-            return "TSan data race"
-        if k.startswith("ThreadSanitizer"):
-            return "TSan " + k.split(": ", 1)[1]
-        if k.startswith("AddressSanitizer"):
-            return "ASan " + k.split(": ", 1)[1]
+    rc, explored = outcome.status, outcome.explored or {}
+    if explored.get("result") == "failed" and explored.get("kind"):
+        return f"explorer: {explored['kind']}"
+    tool = next((t for t, code in SANITIZER_EXIT.items() if rc == code), None)
+    if tool == "UBSan":
         return "UBSan"
-    if "runtime error" in out:
-        return "UBSan"
-    m = re.search(r"Assertion `.*' failed", out)
-    if m:
-        k = m.group()
-        k = k.split('"')[1] if '"' in k else k
-        return "assert: " + shorten(k)
-    m = re.search(r"^.*:F:.*$", out, re.M)
-    if m:
-        return "Check: " + shorten(re.sub(r"^([^:]*:){6} *", "", m.group()))
-    if "LeakSanitizer" in out:
+    if tool:
+        kind = report_kind("ThreadSanitizer" if tool == "TSan" else "AddressSanitizer", outcome.output)
+        if kind or tool == "TSan":
+            return f"{tool} {kind}" if kind else tool
+        # ASan's status with no ASan report: LeakSanitizer's, at exit (a leak
+        # counts after the test's own failure, below).
+    if rc == -signal.SIGABRT:
+        message = assert_message(outcome.output)
+        if message:
+            return "assert: " + shorten(message)
+    failures = check_failures(outcome)
+    if failures:
+        return "Check: " + shorten(failures[0].message)
+    if tool == "ASan":
         return "leak"
     if rc == "timeout":
         return "timeout"
     return f"exit {rc}"
+
+
+LOWER_WORD = set("abcdefghijklmnopqrstuvwxyz-")
+
+
+def report_kind(tool, out):
+    """The kind of TOOL's first report in OUT ("data race" for
+    "WARNING: ThreadSanitizer: data race (pid=...)", "heap-use-after-free on"
+    for "ERROR: AddressSanitizer: heap-use-after-free on address ..."): its
+    first lower-case word after "TOOL: ", and the next one if it is one too
+    (the cells of the committed table keep that second word); "" if none.
+
+    Text, because a sanitizer reports only as text: its exit status says
+    which one stopped the program, nothing says what it found. The kind as
+    data would need the test programs to ask for it (ASan's
+    __asan_get_report_description() from __asan_set_error_report_callback,
+    TSan's __tsan_get_report_data()), a change to their C, not done here."""
+    head = f"{tool}: "
+    at = out.find(head)
+    while at >= 0:
+        words = out[at + len(head):].split("\n", 1)[0].split(" ", 2)
+        first = lower_prefix(words[0])
+        if first:
+            second = lower_prefix(words[1]) if first == words[0] and len(words) > 1 else ""
+            return f"{first} {second}" if second else first
+        at = out.find(head, at + 1)
+    return ""
+
+
+def lower_prefix(word):
+    """WORD's longest start of lower-case letters and hyphens."""
+    n = 0
+    while n < len(word) and word[n] in LOWER_WORD:
+        n += 1
+    return word[:n]
+
+
+def assert_message(out):
+    """A failed assert()'s condition, from the line the C library prints on
+    stderr before it aborts ("prog: file:line: function: Assertion `cond'
+    failed."): the string literal in it if it has one (assert(x && "why")),
+    else the whole "Assertion `...' failed"; "" if there is none.
+
+    Text, because assert() has no other output: its abort (SIGABRT, the
+    exit status) says that it failed, not which one."""
+    for line in out.split("\n"):
+        start, end = line.find("Assertion `"), line.rfind("' failed")
+        if 0 <= start < end:
+            k = line[start:end + len("' failed")]
+            return k.split('"')[1] if '"' in k else k
+    return ""
 
 
 def shorten(text, width=60):

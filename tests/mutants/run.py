@@ -19,7 +19,6 @@ Builds use copies of the steps (student mode, -DLOCKSTEP_STEP_DIR_NN);
 the step sources are never modified. Standard library only.
 """
 import argparse
-import json
 import os
 import platform
 import re
@@ -41,14 +40,19 @@ REPO = HERE.parent.parent
 LOGIC = HERE / "logic.tsv"
 MODES = ("tsan", "explorer")
 
-# A Check failure that only says a race test's two sides never met
-# ("the await never suspended", "no waiter ever saw the event set ...").
-INCONCLUSIVE = re.compile(r":F:.*(never|no [a-z ]+ ever) ")
+# A race test's coverage guard: the Check failure that says the race's two
+# sides never met (lockstep_check_race_coverage's ck_abort_msg), known by
+# where Check's XML log places the failure.
+CHECK_MAIN = REPO / "tests" / "support" / "check_main.c"
+COVERAGE_GUARD = "lockstep_check_race_coverage"
 
+# Each sanitizer exits with its own status (build.SANITIZER_EXIT), which
+# says which one stopped a test.
+EXIT = build.SANITIZER_EXIT
 SANITIZER_ENV = {
-    "thread": {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"},
-    "address": {"ASAN_OPTIONS": "detect_leaks=1:detect_stack_use_after_return=1",
-                "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"},
+    "thread": {"TSAN_OPTIONS": f"halt_on_error=1:second_deadlock_stack=1:exitcode={EXIT['TSan']}"},
+    "address": {"ASAN_OPTIONS": f"detect_leaks=1:detect_stack_use_after_return=1:exitcode={EXIT['ASan']}",
+                "UBSAN_OPTIONS": f"print_stacktrace=1:halt_on_error=1:exitcode={EXIT['UBSan']}"},
 }
 
 
@@ -69,6 +73,7 @@ class Runner:
         self.builds, self.baselines, self.compiled = {}, {}, {}
         self.dirty = set()  # (sanitizer, NN): the build holds a logic mutant's step
         self.rule = None  # where the compiler puts __LINE__ in a macro call over lines
+        self.guard = coverage_guard()
 
     # ---- builds --------------------------------------------------------------
 
@@ -121,42 +126,36 @@ class Runner:
         prefix = ["setarch", platform.machine(), "-R"] if b.sanitizer == "thread" and sys.platform == "linux" else []
         total = 0
         for t in tests:
-            result = None
-            if self.args.explorer:  # (its result as JSON: the program's own form, not its text)
-                with tempfile.TemporaryDirectory() as tmp:
-                    path = Path(tmp) / "result.json"
-                    rc, out = self.run_one(t, b, extra + ["--json", str(path)], prefix)
-                    result = json.loads(path.read_text()) if path.is_file() else None
-            else:
-                rc, out = self.run_one(t, b, extra, prefix)
-            if rc is None:
+            o = self.run_one(t, b, extra, prefix)
+            if o is None:
                 continue
             if self.args.explorer:
-                verdict = explorer_verdict(t, rc, out, result)
+                verdict = explorer_verdict(t, o)
                 if verdict == "passed":
-                    n = result.get("schedules")
+                    n = o.explored.get("schedules")
                     total = None if n is None or total is None else total + n
                 elif verdict == "failed":
-                    return (t.name, result["kind"], out), result.get("schedules")
+                    return (t.name, o.explored["kind"], o.output), o.explored.get("schedules")
                 elif verdict == "unlinked":
                     continue  # the binary does not contain the weakened file: nothing of it changed
                 elif verdict != "skipped":
-                    raise Stop(f"{t.name} {' '.join(extra)}: the explorer exited {rc}, neither a pass (0) nor a "
-                               f"failure it reports (1, explore: FAILED): a runner error, not a verdict\n{out[-3000:]}")
-            elif rc not in (0, t.skip_code):
-                return (t.name, build.failure_kind(rc, out), out), None
+                    raise Stop(f"{t.name} {' '.join(extra)}: the explorer exited {o.status}, neither a pass (0, "
+                               f"--json result passed) nor a failure it reports (1, result failed with its kind): "
+                               f"a runner error, not a verdict\n{o.output[-3000:]}")
+            elif o.status not in (0, t.skip_code):
+                return (t.name, build.failure_kind(o), o.output), None
         return None, total
 
     def run_one(self, t, b, extra, prefix):
-        """One test; (status, output), or (None, ...) if a race test met no race
+        """One test: its build.Outcome, or None if a race test met no race
         in three tries (its coverage guard: both sides of the race must occur,
         which a busy machine can prevent: that proves nothing either way)."""
         for attempt in (1, 2, 3):
-            rc, out = build.run(t, self.args.timeout, extra, SANITIZER_ENV.get(b.sanitizer), prefix)
-            if self.args.explorer or rc == 0 or not inconclusive(out):
-                return rc, out
+            o = build.run(t, self.args.timeout, extra, SANITIZER_ENV.get(b.sanitizer), prefix)
+            if self.args.explorer or o.status == 0 or not inconclusive(o, self.guard):
+                return o
             log(f"{t.name}: the race did not occur (attempt {attempt}), running it again")
-        return None, out
+        return None
 
     # ---- one mutant ------------------------------------------------------------
 
@@ -245,32 +244,52 @@ class Runner:
         return "—" + (f" ({n} schedules, every one passed)" if n is not None else "")
 
 
-def explorer_verdict(test, rc, out, result):
-    """The explorer's exit status and its --json RESULT, read by their
-    contract: 0 every schedule passed, 1 with result "failed" a schedule
-    failed (its kind in the JSON), the test's skip code a scenario for a
-    later step; anything else (2: a refused --weaken or bad usage; a crash;
-    a timeout) is no verdict."""
-    said = (result or {}).get("result")
+def explorer_verdict(test, o):
+    """The explorer's exit status and its --json, read by their contract
+    (build.Outcome O): 0 with result "passed" every schedule passed, 1 with
+    result "failed" a schedule failed (its kind in the JSON), the test's skip
+    code a scenario for a later step; anything else (2: a refused --weaken or
+    bad usage; a crash; a timeout) is no verdict."""
+    rc, said = o.status, (o.explored or {}).get("result")
     if rc == 0 and said == "passed":
         return "passed"
-    if rc == 1 and said == "failed" and result.get("kind"):
+    if rc == 1 and said == "failed" and o.explored.get("kind"):
         return "failed"
     if rc == test.skip_code:
         return "skipped"
     # A binary of the step that links none of the weakened file's code (the
     # task scenarios link no event.c) refuses the --weaken by name: the
     # mutant changes nothing it runs. Any other refusal stays an error.
-    if rc == 2 and re.search(r"^\S+: --weaken \S+: this program has no atomic operation in a file named", out, re.M):
+    # Read from its message, the one place that says which refusal it was:
+    # every refusal exits 2 and writes no --json (tests/explore/run/main.c
+    # refuses while it reads the options). Reading it as data needs a change
+    # there, a --json for a refusal or an exit status of its own (issue 40).
+    if rc == 2 and re.search(r"^\S+: --weaken \S+: this program has no atomic operation in a file named", o.output, re.M):
         return "unlinked"
     return "error"
 
 
-def inconclusive(out):
-    lines = out.splitlines()
-    return (any(INCONCLUSIVE.search(x) for x in lines)
-            and not any(":F:" in x and not INCONCLUSIVE.search(x) for x in lines)
-            and not re.search(r"Sanitizer|Assertion", out))
+def coverage_guard():
+    """(file, first line, last line) of the ck_abort_msg call in CHECK_MAIN's
+    lockstep_check_race_coverage, read from the source: where Check places
+    the failure of a race test that met no race (gcc gives a call over
+    several lines its first line, clang its last)."""
+    lines = CHECK_MAIN.read_text(encoding="utf-8").split("\n")
+    start = next((i for i, x in enumerate(lines) if x.startswith(f"void {COVERAGE_GUARD}(")), None)
+    call = next((i for i in range(start, len(lines)) if "ck_abort_msg(" in lines[i]), None) if start is not None else None
+    end = next((i for i in range(call, len(lines)) if lines[i].rstrip().endswith(");")), None) if call is not None else None
+    if end is None:
+        raise Stop(f"no ck_abort_msg(...); in {COVERAGE_GUARD}() of {CHECK_MAIN}: where does a race test say it met no race?")
+    return os.path.realpath(CHECK_MAIN), call + 1, end + 1
+
+
+def inconclusive(o, guard):
+    """A race test that failed (exit 1, no sanitizer's status) only at its
+    coverage guard: every failure in Check's XML log is at GUARD."""
+    file, first, last = guard
+    failures = build.check_failures(o)
+    return (o.status == 1 and bool(failures)
+            and all(os.path.realpath(f.file) == file and first <= f.line <= last for f in failures))
 
 
 def options():
