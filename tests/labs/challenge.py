@@ -17,7 +17,8 @@ function's definition (from its first line to its closing brace) in the copy;
 the comment above it stays. `verify` runs tests/labs/run.sh NN COPY
 --challenge and checks its exit status: non-zero with the stub, 0 with the
 answer (every test of the step passes), and that every test the stub fails
-is in the lab's "**Checked by:**" list.
+is in the lab's "**Checked by:**" list (the failed tests read from ctest's
+own results, as report.py reads them, not from run.sh's text).
 """
 
 import argparse
@@ -27,9 +28,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import lab_page
+import report
 
 ROOT = Path(__file__).resolve().parents[2]
 LABS = ROOT / "docs" / "labs"
@@ -106,11 +109,15 @@ def put(nn, copy, which):
     print(f"challenge: {which} of {function}() put in {path}")
 
 
-def failed_tests(report):
-    """The tests run.sh lists under "lab: tests that failed"."""
-    part = report.split("lab: tests that failed", 1)[1] if "lab: tests that failed" in report else ""
-    part = part.split("\n\n", 1)[0]
-    return re.findall(r"^  (step\d\d\.\S+)$", part, re.M)
+def failed_tests(build, since):
+    """The tests that failed in run.sh's ctest run in BUILD, from ctest's
+    results (Testing/<tag>/Test.xml, report.results: the tests run.sh lists
+    under "lab: tests that failed"); none if ctest wrote none after SINCE
+    (a copy that does not build runs no test: an older run's stay)."""
+    xml = report.test_xml(build)
+    if not xml or xml.stat().st_mtime < since:
+        return []
+    return [r.name for r in report.results(build) if r.failed()]
 
 
 def checked_by(nn):
@@ -121,7 +128,7 @@ def checked_by(nn):
 
 def run_lab(nn, which):
     """run.sh NN --challenge on a fresh copy of the step holding WHICH (stub or
-    answer): (exit status, output)."""
+    answer): (exit status, output, the tests that failed)."""
     name = step_name(nn)
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / name
@@ -130,23 +137,26 @@ def run_lab(nn, which):
         # A build directory of its own: build/lab-NN stays the student's.
         env = dict(os.environ)
         env.setdefault("LOCKSTEP_LAB_BUILD", str(ROOT / "build" / f"challenge-{nn}"))
+        start = time.time()
         r = subprocess.run([ROOT / "tests" / "labs" / "run.sh", nn, copy, "--challenge"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    return r.returncode, r.stdout
+    build = Path(env["LOCKSTEP_LAB_BUILD"])  # (run.sh reads a relative one from the repository)
+    return r.returncode, r.stdout, failed_tests(build if build.is_absolute() else ROOT / build, start)
 
 
 def verify_one(nn, which, want):
     """Lab NN's WHICH judged (it must WANT: pass or fail): what went wrong, if anything."""
-    rc, out = run_lab(nn, which)
-    report = out[out.rfind("lab: the challenge"):] if "lab: the challenge" in out else out[-2000:]
-    print(report.rstrip())
+    rc, out, failed = run_lab(nn, which)
+    # (shown to the reader, not read: the failed tests come from ctest's results)
+    shown = out[out.rfind("lab: the challenge"):] if "lab: the challenge" in out else out[-2000:]
+    print(shown.rstrip())
     ok = (rc == 0) if want == "pass" else (rc == 1)
     print(f"challenge {nn} {which}: run.sh exit {rc}, "
           f"{'as expected' if ok else 'NOT as expected'} (the {which} must {want})\n")
     bad = [] if ok else [f"{nn} {which}"]
     # The lab's "Checked by" list names every test the stub fails:
     # a student reads it to know what will judge the function.
-    unlisted = sorted(set(failed_tests(out)) - set(checked_by(nn))) if which == "stub" else []
+    unlisted = sorted(set(failed) - set(checked_by(nn))) if which == "stub" else []
     if unlisted:
         print(f"challenge {nn} stub: also fails {', '.join(unlisted)}, which the lab's "
               f"'**Checked by:**' list does not name\n")

@@ -9,22 +9,22 @@ test's program unbuilt: "Unable to find executable"). Standard library
 only."""
 import argparse
 import json
-import re
+import os
 import sys
 
 
 def needed(tests, nn, targets):
-    """The targets the tests' commands name, or None when a test has no command."""
-    name = re.compile(rf"/([A-Za-z0-9_]*_step{nn}[A-Za-z0-9_]*)$")
+    """The targets the tests' commands name (a path whose last part is one of
+    the step's TARGETS), or None when a test has no command."""
     found = set()
     for test in tests:
         command = test.get("command")
         if not command:
             return None
         for arg in command:
-            m = name.search(arg)
-            if m and m.group(1) in targets:
-                found.add(m.group(1))
+            head, name = os.path.split(arg)
+            if head and f"_step{nn}" in name and name in targets:
+                found.add(name)
     return sorted(found)
 
 

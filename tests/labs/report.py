@@ -44,13 +44,19 @@ def measurement(test, name):
     return value.text or "" if value is not None else ""
 
 
-def results(build):
-    """Every test of the last `ctest -T Test` run in `build`, in the order they ran."""
+def test_xml(build):
+    """Testing/<tag>/Test.xml of the last `ctest -T Test` run in `build`, or None."""
     tag = build / "Testing" / "TAG"
     if not tag.exists():
-        return []
+        return None
     xml = build / "Testing" / tag.read_text().split("\n", 1)[0] / "Test.xml"
-    if not xml.exists():
+    return xml if xml.exists() else None
+
+
+def results(build):
+    """Every test of the last `ctest -T Test` run in `build`, in the order they ran."""
+    xml = test_xml(build)
+    if not xml:
         return []
     found = []
     for test in ET.parse(xml).getroot().iter("Test"):
