@@ -323,7 +323,10 @@ bool explore_exhaustive(void); /* the last round skipped no schedule for the bou
  * safe (as explore_run). */
 long explore_compare_search(const explore_scenario *s, const explore_options *o, void *ctx);
 int explore_bound(void);       /* the last round's bound */
-bool explore_weaken(const char *spec, char *why, size_t size); /* --weaken: false and why if refused */
+/* --weaken: NULL if taken; if refused, why, and the refusal's name: "syntax", "no-file" (no atomic operation in
+ * a file of that name: this program links none of it), "no-line", "no-function", "no-nth", "ambiguous",
+ * "not-weaker", "too-many" */
+const char *explore_weaken(const char *spec, char *why, size_t size);
 void explore_set_graph_path(const char *path);                 /* --graph FILE */
 /* --json FILE: the run's result as JSON in FILE, for programs to read:
  * "result" passed, failed or skipped; a failure's kind, message, replay

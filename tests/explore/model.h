@@ -202,7 +202,7 @@ void unordered_explain(int from, uint32_t e, int to, char *buf, size_t size);
 
 /* Checks spec against the atomic operations the build contains: writes a
  * refusal into why and returns false if it names none, or no weaker order. */
-bool weaken_add(const char *spec, char *why, size_t size);
+const char *weaken_add(const char *spec, char *why, size_t size); /* NULL, or the refusal's name and why */
 int weaken_order(const explore_site *site, int order); /* the order it runs with */
 void weaken_args(char *buf, size_t size);             /* " --weaken ..." for the replay line */
 

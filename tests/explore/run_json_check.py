@@ -18,9 +18,11 @@ happened, in a form a program reads with no pattern of its own
     text wrapped); a passing schedule replayed (--replay 0) gives
     "passed", its schedule and its trace, named so too;
   - a scenario the step does not have: "skipped", exit 77, and why;
-  - a bad argument (a width of 0; --weaken naming a function with no
-    atomic operation, one with two and no /N, a second of one): exit 2
-    and no file written.
+  - a bad argument (a width of 0): exit 2 and no file written; a --weaken
+    the program refuses (naming a function with no atomic operation, one
+    with two and no /N, a second of one, a file it has no atomic operation
+    in): exit 2 and "refused", the refusal by its name (no-function,
+    ambiguous, no-nth, no-file) and why, with --json before or after it.
 
 The failure is asked for as the pages do, --weaken FILE:FUNCTION=ORDER;
 its replay command names the line, so the replay's agreement checks that
@@ -133,13 +135,18 @@ def main(argv):
         if status != 77 or not got or got.get("result") != "skipped" or not got.get("why"):
             problems.append(f"step 09 {SCENARIO}: exit {status}, JSON {got}: not a skip with its reason")
 
-        bad = (["--graph-width", "0"], ["--weaken", "task.c:no_such_function=release"],
-               ["--weaken", "task.c:simple_promise_client_await_suspend=release"],  # (two: say which, /1 or /2)
-               ["--weaken", "task.c:simple_promise_final_suspend/2=release"])
-        for args in bad:
-            status, got = run(step03, [SCENARIO] + args, out)
-            if status != 2 or got is not None:
-                problems.append(f"{' '.join(args)}: exit {status}, a JSON file {'written' if got else 'not written'}")
+        status, got = run(step03, [SCENARIO, "--graph-width", "0"], out)
+        if status != 2 or got is not None:
+            problems.append(f"--graph-width 0: exit {status}, a JSON file {'written' if got else 'not written'}")
+        refused = ((["--weaken", "task.c:no_such_function=release"], "no-function"),
+                   (["--weaken", "task.c:simple_promise_client_await_suspend=release"], "ambiguous"),  # (two: /1 or /2)
+                   (["--weaken", "task.c:simple_promise_final_suspend/2=release"], "no-nth"),
+                   (["--weaken", "event.c:10=relaxed"], "no-file"))  # (step 03's task program links no event.c)
+        for args, refusal in refused:
+            status, got = run(step03, args + [SCENARIO], out)  # (--json after the --weaken: known when it is taken)
+            if status != 2 or not got or got.get("result") != "refused" or got.get("refusal") != refusal \
+                    or not got.get("why"):
+                problems.append(f"{' '.join(args)}: exit {status}, JSON {got}: not refused as {refusal}")
     for p in problems:
         print("run_json_check:", p)
     print(f"run_json_check: {'every' if not problems else 'NOT every'} result's JSON says what happened")

@@ -104,10 +104,12 @@ static void files(char *buf, size_t size)
 }
 
 /* FUNCTION or FUNCTION/N of file into its atomic operation's line: the
- * one the function has, or its n-th (1-based) in line order. 0, and why,
- * if there is no such function with atomic operations, or it has several
- * and no N says which. */
-static int function_line(const char *file, const char *function, size_t len, int nth, char *why, size_t size)
+ * one the function has, or its n-th (1-based) in line order. 0, why, and
+ * the refusal's name in *refusal, if there is no such function with
+ * atomic operations ("no-function"), it has fewer than N ("no-nth"), or it
+ * has several and no N says which ("ambiguous"). */
+static int function_line(const char *file, const char *function, size_t len, int nth, const char **refusal,
+                         char *why, size_t size)
 {
     size_t n;
     const explore_site *const *all = sites(&n);
@@ -131,6 +133,7 @@ static int function_line(const char *file, const char *function, size_t len, int
         }
     if (nlines == 0) {
         snprintf(why, size, "%s has no function %.*s with an atomic operation", file, (int)len, function);
+        *refusal = "no-function";
         return 0;
     }
     if (nth == 0 && nlines == 1)
@@ -142,6 +145,7 @@ static int function_line(const char *file, const char *function, size_t len, int
     list[0] = '\0';
     for (int k = 0; k < nlines && used < sizeof list; ++k)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", k ? ", " : "", lines[k]);
+    *refusal = nth > nlines ? "no-nth" : "ambiguous";
     if (nth > nlines)
         snprintf(why, size, "%.*s in %s has %d atomic operation%s (line%s %s), no %d%s", (int)len, function, file,
                  nlines, nlines == 1 ? "" : "s", nlines == 1 ? "" : "s", list, nth,
@@ -152,14 +156,14 @@ static int function_line(const char *file, const char *function, size_t len, int
     return 0;
 }
 
-bool weaken_add(const char *spec, char *why, size_t size)
+const char *weaken_add(const char *spec, char *why, size_t size)
 {
     const char *colon = strchr(spec, ':'), *eq = strchr(spec, '=');
     weakening w = {.order = -1};
     if (!colon || !eq || eq < colon || (size_t)(colon - spec) >= 256) {
         snprintf(why, size, "--weaken takes FILE:LINE=ORDER or FILE:FUNCTION[/N]=ORDER, e.g. task.c:102=release, not %s",
                  spec);
-        return false;
+        return "syntax";
     }
     char path[256];
     snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
@@ -177,20 +181,21 @@ bool weaken_add(const char *spec, char *why, size_t size)
             nth = strtol(slash + 1, &end, 10);
             if (end != eq || nth < 1 || nth > 64) {
                 snprintf(why, size, "--weaken %s: FUNCTION/N takes N, a number from 1", spec);
-                return false;
+                return "syntax";
             }
         }
         char reason[400];
-        w.line = function_line(w.file, colon + 1, len, (int)nth, reason, sizeof reason);
+        const char *refusal = NULL;
+        w.line = function_line(w.file, colon + 1, len, (int)nth, &refusal, reason, sizeof reason);
         if (!w.line) {
             snprintf(why, size, "--weaken %s: %s", spec, reason);
-            return false;
+            return refusal;
         }
     }
     if (w.line <= 0 || w.order < 0) {
         snprintf(why, size, "--weaken takes FILE:LINE=ORDER or FILE:FUNCTION[/N]=ORDER, ORDER one of relaxed, "
                  "consume, acquire, release, acq_rel, seq_cst; not %s", spec);
-        return false;
+        return "syntax";
     }
     char near[400], list[400];
     nearest_lines(w.file, w.line, near, sizeof near);
@@ -209,28 +214,28 @@ bool weaken_add(const char *spec, char *why, size_t size)
         files(list, sizeof list);
         snprintf(why, size, "--weaken %s: this program has no atomic operation in a file named %s (the files with "
                  "atomic operations: %s)", spec, w.file, list);
-        return false;
+        return "no-file";
     }
     if (!found) {
         snprintf(why, size, "--weaken %s: there is no atomic operation at %s:%d; %s has atomic operations at lines %s",
                  spec, w.file, w.line, w.file, near);
-        return false;
+        return "no-line";
     }
     if (!weaker) {
         snprintf(why, size, "--weaken %s: %s is not weaker than the %s written at %s:%d (%s), so nothing would "
                  "change; a weaker order is one with fewer of its acquire and release halves",
                  spec, explore_order_name(w.order), explore_order_name(explore_order_parse(written->order)), w.file, w.line, written->name);
-        return false;
+        return "not-weaker";
     }
     if (st()->nweaken == 8) {
         snprintf(why, size, "--weaken: at most 8 at once");
-        return false;
+        return "too-many";
     }
     st()->weaken[st()->nweaken++] = w;
-    return true;
+    return NULL;
 }
 
-bool explore_weaken(const char *spec, char *why, size_t size) { return weaken_add(spec, why, size); }
+const char *explore_weaken(const char *spec, char *why, size_t size) { return weaken_add(spec, why, size); }
 
 int weaken_order(const explore_site *site, int order)
 {

@@ -101,15 +101,51 @@ static int list(const char *program, const char *json_path)
     return fclose(f) == 0 ? 0 : 1;
 }
 
+/* A --weaken refused, as --json gives it (when asked for: JSON_PATH), so
+ * that a program tells one refusal from another by its name, not by its
+ * message: "refused", the option, the refusal's name (explore_weaken) and
+ * why. */
+static void refused_json(const char *program, const char *json_path, const char *spec, const char *refusal,
+                         const char *why)
+{
+    FILE *f = json_path ? fopen(json_path, "w") : NULL;
+    if (!f)
+        return;
+    json j;
+    json_begin(&j, f);
+    json_object(&j);
+    json_key(&j, "program");
+    json_string(&j, program);
+    json_key(&j, "step");
+    json_int(&j, explore_step);
+    json_key(&j, "component");
+    json_string(&j, explore_component);
+    json_key(&j, "result");
+    json_string(&j, "refused");
+    json_key(&j, "option");
+    json_string(&j, "--weaken");
+    json_key(&j, "value");
+    json_string(&j, spec);
+    json_key(&j, "refusal");
+    json_string(&j, refusal);
+    json_key(&j, "why");
+    json_string(&j, why);
+    json_end_object(&j);
+    fputc('\n', f);
+    fclose(f);
+}
+
 /* The command line into o (and the explorer's settings: --weaken,
  * --graph); *name the scenario's. Returns -1 to go on, else the exit
- * status (0 after --list, 2 on a bad argument, said on stderr). */
+ * status (0 after --list, 2 on a bad argument, said on stderr; a --weaken
+ * refused is said in --json's file too, wherever --json stands). */
 static int parse_options(int argc, char **argv, explore_options *o, const char **name)
 {
     const char *program = argv[0], *json_path = NULL;
     char why[1024];
     bool listing = false;
-    int c;
+    const char *weaken[16];
+    int nweaken = 0, c;
     while ((c = getopt_long(argc, argv, "p:", g_options, NULL)) != -1) {
         switch (c) {
         case OPT_LIST:
@@ -122,11 +158,12 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
             }
             o->bound_is_hard = true; /* given: stop at it even when the scenario is small */
             break;
-        case OPT_WEAKEN:
-            if (!explore_weaken(optarg, why, sizeof why)) {
-                fprintf(stderr, "%s: %s\n", program, why);
+        case OPT_WEAKEN: /* taken after the loop, when --json is known */
+            if (nweaken == (int)(sizeof weaken / sizeof weaken[0])) {
+                fprintf(stderr, "%s: --weaken: at most 8 at once\n", program);
                 return 2;
             }
+            weaken[nweaken++] = optarg;
             break;
         case OPT_GRAPH:
             explore_set_graph_path(optarg);
@@ -143,6 +180,14 @@ static int parse_options(int argc, char **argv, explore_options *o, const char *
             break;
         default: /* getopt_long said what it did not know */
             return usage(program);
+        }
+    }
+    for (int k = 0; k < nweaken; ++k) {
+        const char *refusal = explore_weaken(weaken[k], why, sizeof why);
+        if (refusal) {
+            fprintf(stderr, "%s: %s\n", program, why);
+            refused_json(program, json_path, weaken[k], refusal, why);
+            return 2;
         }
     }
     if (listing)
