@@ -182,10 +182,21 @@ def tidy(trace, binary):
     ./TARGET, not this machine's path; addresses (different each run, and
     meaningless on a page) as 0x...; no blanks at line ends."""
     def line(text):
-        text = text.replace(str(Path(binary).parent) + "/", "./")
-        return re.sub(r"0x[0-9a-f]+", "0x...", text).rstrip(" ")
+        return masked(text.replace(str(Path(binary).parent) + "/", "./")).rstrip(" ")
     return Trace([line(t) for t in trace.before], trace.threads,
                  [type(r)(r.line, r.thread, line(r.text)) for r in trace.rows], [line(t) for t in trace.after])
+
+
+def masked(text):
+    """TEXT with each address (0x and lower-case hex digits) as 0x...."""
+    out, at = [], 0
+    while (start := text.find("0x", at)) >= 0:
+        end = start + 2
+        while end < len(text) and text[end] in "0123456789abcdef":
+            end += 1
+        out.append(text[at:start] + ("0x..." if end > start + 2 else "0x"))
+        at = end
+    return "".join(out) + text[at:]
 
 
 def shows(run, kind, words):
@@ -298,18 +309,32 @@ def graph_stepper(n, walk):
 # must be on a cited line; after a colon, the first code span (or word)
 # must be. A citation with neither says nothing a reader can check.
 CITATION = re.compile(r"\(lines?\s+([0-9]+)(?:-([0-9]+))?(?::([^)]*))?\)")
+#
+# The trace's side is what a row's text (its --json's) must hold: ("word",
+# W) a word W of it, ("starts", W) a word that starts with W, ("text", W,
+# ...) any of the W anywhere in it. The prose's side is read with regular
+# expressions: it is prose people write, not a program's output.
 CITED_WORDS = (
-    (r"\bunlock", r"\bunlock\b"),
-    (r"\block", r"\block\b"),
-    (r"\bresume", r"resume|continues"),
-    (r"\bcomplet", r"complet|co_return"),
-    (r"\bdecrement|\bto zero\b", r"fetch_sub"),
-    (r"\bexchange|\btakes? out\b", r"exchange"),
-    (r"\bstores?\b|\braises\b", r"\bstore\b"),
-    (r"\bloads?\b|\breads?\b|\blooks again\b|\bfinds\b", r"\bload\b"),
-    (r"\bfree[sd]?\b", r"\bfree"),
-    (r"\bpush", r"exchange"),
+    (r"\bunlock", ("word", "unlock")),
+    (r"\block", ("word", "lock")),
+    (r"\bresume", ("text", "resume", "continues")),
+    (r"\bcomplet", ("text", "complet", "co_return")),
+    (r"\bdecrement|\bto zero\b", ("text", "fetch_sub")),
+    (r"\bexchange|\btakes? out\b", ("text", "exchange")),
+    (r"\bstores?\b|\braises\b", ("word", "store")),
+    (r"\bloads?\b|\breads?\b|\blooks again\b|\bfinds\b", ("word", "load")),
+    (r"\bfree[sd]?\b", ("starts", "free")),
+    (r"\bpush", ("text", "exchange")),
 )
+
+
+def holds(row, want):
+    """Whether a trace row's text holds WANT (CITED_WORDS' trace side)."""
+    how, *words = want
+    if how == "text":
+        return any(w in row for w in words)
+    tokens = "".join(c if c.isalnum() or c == "_" else " " for c in row).split()
+    return any(t == w if how == "word" else t.startswith(w) for t in tokens for w in words)
 
 
 def cited_lines(prose, trace):
@@ -326,7 +351,7 @@ def cited_lines(prose, trace):
         said = re.split(r"[.;:!?]\**\s|\)[\s,;]", prose[:c.start()])[-1]
         if c.group(3):  # (line 3: running, ...): its first code span, or its first word
             m = re.search(r"`([^`]+)`", c.group(3)) or re.search(r"[\w.:-]+", c.group(3))
-            want, what = re.escape(m.group(1) if m.lastindex else m.group(0)), "what it names"
+            want, what = ("text", m.group(1) if m.lastindex else m.group(0)), "what it names"
         else:
             hits = [(m.end(), shows) for words, shows in CITED_WORDS for m in re.finditer(words, said)]
             if not hits:
@@ -334,7 +359,7 @@ def cited_lines(prose, trace):
                              "(\"(line 8: exchange)\", or a verb the check knows before it)")
                 continue
             want, what = max(hits)[1], "what the words before it say"
-        if not any(re.search(want, row) for row in cited):
+        if not any(holds(row, want) for row in cited):
             wrong.append(f"{c.group(0)} after \"{said[-50:].strip()}\": {what} is not on "
                          f"{'that line' if first == last else 'those lines'}: " + " / ".join(cited))
     return wrong
