@@ -38,7 +38,6 @@ import table  # noqa: E402
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 LOGIC = HERE / "logic.tsv"
-MODES = ("tsan", "explorer")
 
 # A race test's coverage guard: the Check failure that says the race's two
 # sides never met (lockstep_check_race_coverage's ck_abort_msg), known by
@@ -160,13 +159,13 @@ class Runner:
     # ---- one mutant ------------------------------------------------------------
 
     def judge(self, m):
-        """(status, cell, seconds) of mutant M."""
+        """Mutant M's table.Result."""
         b = self.build_for("none" if self.args.explorer else m.sanitizer)
         self.baseline(b, m.step)
         if self.args.explorer and m.kind == "order":
             spec, why = self.weaken_spec(b, m)
             if spec == "no code change":
-                return "no code change", "(not run)", ""
+                return table.Result("no code change")
             if spec:
                 self.clean(b, m.step)
                 return self.runs(b, m, ["--weaken", spec])
@@ -212,36 +211,31 @@ class Runner:
             errors = self.build_step(b, m.step)
             self.dirty.add((b.sanitizer, m.step))
             if errors:
-                return "does not build", next((x for x in errors.splitlines() if "error" in x), ""), ""
+                return table.Result("does not build", error=next((x for x in errors.splitlines() if "error" in x), ""))
             if b.objects_hash(self.library(m.step)) == self.baselines[(b.sanitizer, m.step)]:
-                return "no code change", "(not run)", ""
+                return table.Result("no code change")
             return self.runs(b, m, [])
         finally:
             copy.write_text(original, encoding="utf-8")
 
     def runs(self, b, m, extra):
-        """Every run of the step's tests against mutant M: (status, cell, seconds)."""
-        kills, killers, cells = 0, [], []
+        """Every run of the step's tests against mutant M: its table.Result,
+        each run a table.Run (the explorer's: the scenario, the test's name
+        after stepNN.explore., and its schedules)."""
+        killers, runs = [], []
         start = time.monotonic()
         for _ in range(self.args.runs):
             killer, n = self.run_tests(b, m.step, killers, extra)
             if killer:
-                kills += 1
                 killers.insert(0, killer[0])
-            cells.append(self.cell(killer, n))
-        seconds = f"{time.monotonic() - start:.1f}"
-        cell = f"{cells[0]} ×{self.args.runs}" if len(set(cells)) == 1 else " / ".join(cells)
-        if kills < self.args.runs:
-            return f"survived ({kills}/{self.args.runs})", cell, seconds
-        return ("caught" if self.args.explorer else "killed"), cell, seconds
-
-    def cell(self, killer, n):
-        if not self.args.explorer:
-            return f"`{killer[0]}` ({killer[1]})" if killer else "—"
-        if killer:
-            scenario = re.sub(r"^step\d+\.explore\.", "", killer[0])
-            return f"`{scenario}`: {killer[1]}" + (f" (after {n} schedules)" if n is not None else "")
-        return "—" + (f" ({n} schedules, every one passed)" if n is not None else "")
+            if not self.args.explorer:
+                runs.append(table.Run(killer[0], killer[1]) if killer else table.Run())
+            else:
+                scenario = killer[0].removeprefix(f"step{m.step}.explore.") if killer else ""
+                runs.append(table.Run(scenario, killer[1] if killer else "", n))
+        mode = "explorer" if self.args.explorer else "tsan"
+        # (the seconds are kept in explorer.tsv; in the sanitizer mode only logged)
+        return table.Result(table.status_of(mode, runs), runs, seconds=f"{time.monotonic() - start:.1f}")
 
 
 def explorer_verdict(test, o):
@@ -296,7 +290,8 @@ def options():
     p = argparse.ArgumentParser(prog="tests/mutants/run.py", description="The mutation table "
                                 "(tests/mutants/README.md). Exit status: 0 if every mutant was killed on every "
                                 "run, 1 if one survived or did not build, 2 if the run itself failed.")
-    p.add_argument("--runs", type=int, default=3, help="runs per mutant; killed only if every run kills it (3)")
+    p.add_argument("--runs", type=int, default=table.DEFAULT_RUNS,
+                   help=f"runs per mutant; killed only if every run kills it ({table.DEFAULT_RUNS})")
     p.add_argument("--steps", default="", help='only these steps, e.g. "03 05" (default: every steps/NN-*/)')
     p.add_argument("--only", default="", metavar="REGEX", help="only mutants whose id matches REGEX")
     p.add_argument("--explorer", action="store_true", help="the explorer alone (results in explorer.tsv); "
@@ -334,11 +329,6 @@ def settings(args):
             f"per-test timeout {args.timeout:g}s")
 
 
-def step_dirs():
-    """{NN: steps/NN-name} of every step of the repository."""
-    return {d.name[:2]: d for d in sorted((REPO / "steps").iterdir()) if re.match(r"\d\d-", d.name)}
-
-
 def chosen_steps(args, all_steps):
     """The steps --steps names (default: all of them)."""
     if not args.steps:
@@ -365,16 +355,19 @@ def print_list(mutants):
 def read_results(directory):
     """{mode: its results file in DIRECTORY}, seeded from tests/mutants/ where DIRECTORY lacks one."""
     directory.mkdir(parents=True, exist_ok=True)
-    for mode in MODES:
+    for mode in table.MODES:
         mine, seed = directory / f"{mode}.tsv", HERE / f"{mode}.tsv"
         if not mine.exists() and seed.exists():
             shutil.copy(seed, mine)
-    return {mode: table.Results(str(directory / f"{mode}.tsv")) for mode in MODES}
+    try:
+        return table.read_results(str(directory))
+    except table.RowError as e:
+        sys.exit(f"run.py: {e}")
 
 
 def write_table(args, all_steps, results):
     """docs/MUTANTS.md from both results files: the two summary lines."""
-    step_names = {nn: d.name for nn, d in all_steps.items()}
+    step_names = {nn: Path(d).name for nn, d in all_steps.items()}
     s = table.write(str(args.out.absolute()), scan.discover(all_steps, LOGIC), step_names,
                     results["tsan"], results["explorer"], args.runs)
     log(f"table written to {args.out}")
@@ -400,13 +393,13 @@ def judge_all(args, steps, mutants, mine, mode):
     try:
         runner = Runner(args, {nn: steps[nn] for nn in sorted({m.step for m in mutants})}, work)
         for m in mutants:
-            verdict, cell, seconds = runner.judge(m)
-            mine.rows[m.id] = [verdict, cell] + ([seconds] if args.explorer else [])
+            result = mine.rows[m.id] = runner.judge(m)
             ran += 1
-            log(f"{m.id}: {verdict}: {cell}" + (f" ({seconds} s)" if seconds else ""))
+            log(f"{m.id}: {result.status}: {table.cell(mode, result)}"
+                + (f" ({result.seconds} s)" if result.seconds else ""))
             mine.meta["wall time"] = table.minutes(time.monotonic() - start)
-            mine.save(mode)  # after every mutant: an interrupted run keeps what it found
-            if verdict not in ("killed", "caught", "no code change"):
+            mine.save()  # after every mutant: an interrupted run keeps what it found
+            if result.status not in ("killed", "caught", "no code change"):
                 bad = True
                 if not args.keep_going:
                     log("stopping at the first survivor (--keep-going runs them all)")
@@ -418,13 +411,13 @@ def judge_all(args, steps, mutants, mine, mode):
         shutil.rmtree(work, ignore_errors=True)
     if ran:
         mine.meta["wall time"] = table.minutes(time.monotonic() - start)
-        mine.save(mode)
+        mine.save()
     return status, bad
 
 
 def main():
     args = options()
-    all_steps = step_dirs()
+    all_steps = {nn: Path(d) for nn, d in table.step_dirs(REPO).items()}
     steps = chosen_steps(args, all_steps)
     mutants = chosen_mutants(args, steps)
     if args.list:

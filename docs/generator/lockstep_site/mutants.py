@@ -1,7 +1,6 @@
-"""The mutation table's page: each step's table folded from the ten columns
-tests/mutants/table.py writes (docs/MUTANTS.md, read as it is on GitHub)
-into the three that carry its lesson, so that it fits the reading column
-with the test that catches each mutant in view:
+"""The mutation table's page: each step's table, ten columns in
+docs/MUTANTS.md, folded into the three that carry its lesson, so that it
+fits the reading column with the test that catches each mutant in view:
 
   mutant                      the function, the change (acq_rel → acquire,
                               or the logic slip), and under them where:
@@ -13,53 +12,56 @@ with the test that catches each mutant in view:
   explorer alone              the same for the explorer's own memory model:
                               its scenario, what it found, its time
 
-Nothing is dropped: a column folded is a line of a cell (the step is the
-table's heading). The row's anchor (m-...) stays in its first cell, where
-the READMEs' links and docs/lockstep.css find it. A cell whose text is not
-of the shape table.py writes is shown as it is; a table whose header is not
-table.py's is left alone (docs.browser then finds it too wide).
+The folded rows are made from the table's data, not from its Markdown:
+tests/mutants/table.py's rows() gives each mutant (tests/mutants/scan.py's,
+from the steps' sources and logic.tsv) with its results (tsan.tsv,
+explorer.tsv), each run as its fields. Of docs/MUTANTS.md the page keeps
+the prose and where the tables are: a table whose header is table.py's, its
+rule under it, then one row per mutant, each in the data's order and
+starting with the mutant's anchor. A row the data has not, or one it has
+that the page lacks, stops the build: docs/MUTANTS.md is older than the
+data (tests/mutants/run.py --table-only writes it again). Nothing is
+dropped: a column folded is a line of a cell (the step is the table's
+heading); the row's anchor (m-...) stays in its first cell, where the
+READMEs' links and docs/lockstep.css find it.
 """
-import re
+import posixpath
+import sys
 from pathlib import Path
 
-from lockstep_site.markdown import cells
+from lockstep_site.sitemap import site_href
+
+# The repository whose tests/mutants/ this page comes from (the one these
+# generators belong to: pages_course.py's --src), and the page's place, as
+# pages_course.py rewrites its links (sitemap.site_links).
+REPO = Path(__file__).resolve().parents[3]
+PAGE, HTML_DIR = "docs/MUTANTS.md", "."
 
 
-# table.py's header names (the two verdict columns by their first words).
-COLUMNS = ("step", "file:line", "function", "original", "mutant", "killed by", "result",
-           "explorer alone", "explorer", "explorer time")
-ANCHOR = re.compile(r'<a id="[^"]*"></a>')
-
-
-def column_index(header):
-    """{name of COLUMNS: its index in HEADER (a row's cells)}, or None if one is missing."""
-    names = [c.strip() for c in header]
-    found = {}
-    for name in COLUMNS:
-        at = [i for i, c in enumerate(names)
-              if c == name or name in ("killed by", "explorer alone") and c.startswith(name)]
-        if len(at) != 1:
-            return None
-        found[name] = at[0]
-    return found
+def mutation_table(repo):
+    """tests/mutants/table.py of REPO, imported (with scan.py beside it)."""
+    here = str(repo / "tests" / "mutants")
+    sys.path.insert(0, here)
+    try:
+        import table
+    finally:
+        sys.path.remove(here)
+    return table
 
 
 def div(cls, text):
     return f'<div class="{cls}">{text}</div>' if text else ""
 
 
-def mutant_cell(c):
+def mutant_cell(table, row):
     """The function, the change, where: one cell."""
-    anchor = "".join(ANCHOR.findall(c["step"]))
-    order = re.fullmatch(r"(`[^`]+`) \((`[^`]+`)\)", c["original"])
-    logic = re.fullmatch(r"logic: (`[^`]+`) \(README: (.*)\)", c["original"])
-    if order:  # a memory order weakened: acq_rel → acquire, on its atomic call
-        change, where = f"{order.group(1)} → {c['mutant']}", f"{c['file:line']}, {order.group(2)}"
-    elif logic:  # a logic slip the README teaches: its name, what it does, the README's section
-        change, where = f"logic, {logic.group(1)}: {c['mutant']}", f"{c['file:line']}, README: {logic.group(2)}"
-    else:
-        change, where = f"{c['original']} → {c['mutant']}", c["file:line"]
-    return anchor + c["function"] + div("mut-change", change) + div("mut-where", where)
+    m, (text, target) = row.mutant, row.source()
+    where = f"[{text}]({site_href(target, posixpath.dirname(PAGE), HTML_DIR)})"
+    if m.kind == "order":  # a memory order weakened: acq_rel → acquire, on its atomic call
+        change, where = f"`{m.original}` → `{m.mutant}`", f"{where}, `{m.call}`"
+    else:  # a logic slip the README teaches: its name, what it does, the README's section
+        change, where = f"logic, `{m.original}`: {table.md_escape(m.mutant).strip()}", f"{where}, README: {m.section}"
+    return f'<a id="{m.id}"></a>`{m.function}`' + div("mut-change", change) + div("mut-where", where)
 
 
 VERDICT_CLASS = {"killed": "mut-ok", "caught": "mut-ok", "not run": "mut-none", "no code change": "mut-none"}
@@ -77,65 +79,74 @@ def runs_named(numbers):
     return f"run {n[0]}" if len(n) == 1 else f"runs {', '.join(n[:-1])} and {n[-1]}"
 
 
-def catch_cell(status, runs, shape, after=""):
+def catch_cell(table, mode, result, after=""):
     """The test or scenario that caught the mutant, and under it the verdict
     and what it found ("killed: TSan data race ×3"); or, when the runs
     differ, the verdict and under it what each run found ("runs 1 and 3:
-    ..."), under the test if one test caught it every time. RUNS: the cell
-    table.py wrote (the runs joined by " / ", or one run and ×N); SHAPE: a
-    run's pattern, (test)(what it found); AFTER: the verdict's end (the
+    ..."), under the test if one test caught it every time. RESULT: the
+    mode's table.Result (None: not run); AFTER: the verdict's end (the
     explorer's time)."""
-    status, runs = status.strip(), runs.strip()
-    if status in ("not run", "no code change") or not runs or runs == "(not run)":
-        return verdict(status or "not run")
-    times = re.search(r" ×\d+$", runs)
-    parts = [runs[:times.start()]] if times else runs.split(" / ")
-    times = times.group(0) if times else ""
-    found = [re.fullmatch(shape, p) for p in parts]
-    one_test = all(found) and len({m.group(1) for m in found}) == 1
-    if one_test and len(parts) == 1:
-        return found[0].group(1) + div("mut-how", f"{verdict(status)}: {found[0].group(2)}{times}{after}")
-    if len(parts) == 1:  # (a cell of another shape: a build's error, every run passed)
-        return verdict(status) + after + div("mut-how", parts[0] + times)
+    if result is None or result.status == "no code change":
+        return verdict(result.status if result else "not run")
+    esc = table.md_escape
+    if result.status == "does not build":
+        error = esc(result.error).strip()
+        return verdict(result.status) + after + div("mut-how", error) if error else verdict(result.status)
+    shown = [tuple(esc(x) for x in table.shown(mode, r)) for r in result.runs]
+    cells = [esc(table.run_cell(mode, r)) for r in result.runs]
+    one_test = all(test for test, _ in shown) and len({test for test, _ in shown}) == 1
+    if len(set(cells)) == 1:  # every run found the same: once, ×N
+        times = f" ×{len(cells)}"
+        if one_test:
+            return shown[0][0] + div("mut-how", f"{verdict(result.status)}: {shown[0][1]}{times}{after}")
+        return verdict(result.status) + after + div("mut-how", cells[0] + times)  # every run passed
     seen = {}  # {what a run found: the runs that found it}, in run order
-    for n, (p, m) in enumerate(zip(parts, found), 1):
-        seen.setdefault(m.group(2) if one_test else f"{m.group(1)} {m.group(2)}" if m else p, []).append(n)
+    for n, ((test, what), text) in enumerate(zip(shown, cells), 1):
+        seen.setdefault(what if one_test else f"{test} {what}" if test else text, []).append(n)
     lines = "".join(div("mut-how", f"{runs_named(n)}: {what}") for what, n in seen.items())
     if one_test:
-        return found[0].group(1) + div("mut-how", verdict(status) + after) + lines
-    return verdict(status) + after + lines
+        return shown[0][0] + div("mut-how", verdict(result.status) + after) + lines
+    return verdict(result.status) + after + lines
 
 
-def folded(row, at):
-    """A row of table.py's table as the site's three cells."""
-    c = {name: row[i].strip() for name, i in at.items()}
-    time = f", in&nbsp;{c['explorer time'].replace(' ', '&nbsp;')}" if c["explorer time"] else ""  # (in 0.0 s: one line)
-    return [mutant_cell(c),
-            catch_cell(c["result"], c["killed by"], r"(`[^`]+`) \((.*)\)"),
-            catch_cell(c["explorer"], c["explorer alone"], r"(`[^`]+`): (.*)", time)]
+def folded(table, row):
+    """A row of table.py's table (a table.Row) as the site's three cells."""
+    seconds = row.explorer.seconds if row.explorer else ""
+    time = f", in&nbsp;{seconds}&nbsp;s" if seconds else ""  # (in 0.0 s: one line)
+    return [mutant_cell(table, row), catch_cell(table, "tsan", row.tsan),
+            catch_cell(table, "explorer", row.explorer, time)]
 
 
-def verdicts_first(path):
+def verdicts_first(path, repo=REPO):
     """The mutation table (PATH, the page's Markdown) folded into the three
     columns that carry its lesson: the mutant, the test that killed it under
     the sanitizers, the explorer's scenario that caught it; each with what
-    the mutant broke."""
+    the mutant broke. Made from REPO's tests/mutants data (table.rows())."""
+    table = mutation_table(Path(repo))
+    try:
+        rows = table.rows()
+    except (table.RowError, table.scan.ScanError) as e:
+        sys.exit(f"the mutation table's page: {e}")
     path = Path(path)
     lines = path.read_text(encoding="utf-8").split("\n")
-    at, head = None, None
+    at, state = 0, None  # the next row of the data; None (no table), "header", "rows"
     for n, line in enumerate(lines):
-        if not line.startswith("|"):
-            at = head = None
-            continue
-        row = cells(line)
-        if head is None:  # a table's header row: table.py's, or another table
-            head = row
-            at = column_index(row)
-            if at:
-                killed, alone = (head[at["killed by"]].strip(), head[at["explorer alone"]].strip())
-                lines[n] = f"| mutant | {killed} | {alone} |"
-        elif at and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", line.strip()):
-            lines[n] = "|---|---|---|"
-        elif at and len(row) == len(head):
-            lines[n] = "| " + " | ".join(folded(row, at)) + " |"
+        if line == table.HEADER_LINE:
+            lines[n], state = f"| mutant | {table.KILLED_BY} | {table.EXPLORER_ALONE} |", "header"
+        elif state == "header" and line == table.RULE_LINE:
+            lines[n], state = "|---|---|---|", "rows"
+        elif state == "rows" and line.startswith("|"):
+            if at == len(rows) or not line.startswith(f'| <a id="{rows[at].mutant.id}"></a>'):
+                expected = f"mutant {rows[at].mutant.id}'s" if at < len(rows) else "no further"
+                sys.exit(f"the mutation table's page: line {n + 1} of {path} is not {expected} row, as the data "
+                         f"has it: {line[:120]}\ndocs/MUTANTS.md is older than tests/mutants' data: "
+                         "tests/mutants/run.py --table-only writes it again")
+            lines[n] = "| " + " | ".join(folded(table, rows[at])) + " |"
+            at += 1
+        else:
+            state = None
+    if at < len(rows):
+        sys.exit(f"the mutation table's page: {path} has no row for mutant {rows[at].mutant.id} (and "
+                 f"{len(rows) - at - 1} more): docs/MUTANTS.md is older than tests/mutants' data: "
+                 "tests/mutants/run.py --table-only writes it again")
     path.write_text("\n".join(lines), encoding="utf-8")
