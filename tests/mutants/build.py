@@ -355,10 +355,10 @@ LOWER_WORD = set("abcdefghijklmnopqrstuvwxyz-")
 
 def report_kind(tool, out):
     """The kind of TOOL's first report in OUT ("data race" for
-    "WARNING: ThreadSanitizer: data race (pid=...)", "heap-use-after-free on"
+    "WARNING: ThreadSanitizer: data race (pid=...)", "heap-use-after-free"
     for "ERROR: AddressSanitizer: heap-use-after-free on address ..."): its
-    first lower-case word after "TOOL: ", and the next one if it is one too
-    (the cells of the committed table keep that second word); "" if none.
+    first lower-case word after "TOOL: ", and the next one if it is one too,
+    but for "on", where ASan's address begins; "" if none.
 
     Text, because a sanitizer reports only as text: its exit status says
     which one stopped the program, nothing says what it found. The kind as
@@ -372,7 +372,7 @@ def report_kind(tool, out):
         first = lower_prefix(words[0])
         if first:
             second = lower_prefix(words[1]) if first == words[0] and len(words) > 1 else ""
-            return f"{first} {second}" if second else first
+            return f"{first} {second}" if second and second != "on" else first
         at = out.find(head, at + 1)
     return ""
 
