@@ -252,13 +252,10 @@ def explorer_verdict(test, o):
     if rc == test.skip_code:
         return "skipped"
     # A binary of the step that links none of the weakened file's code (the
-    # task scenarios link no event.c) refuses the --weaken by name: the
-    # mutant changes nothing it runs. Any other refusal stays an error.
-    # Read from its message, the one place that says which refusal it was:
-    # every refusal exits 2 and writes no --json (tests/explore/run/main.c
-    # refuses while it reads the options). Reading it as data needs a change
-    # there, a --json for a refusal or an exit status of its own (issue 40).
-    if rc == 2 and re.search(r"^\S+: --weaken \S+: this program has no atomic operation in a file named", o.output, re.M):
+    # task scenarios link no event.c) refuses the --weaken, and its --json
+    # names the refusal no-file: the mutant changes nothing it runs. Any
+    # other refusal stays an error.
+    if rc == 2 and said == "refused" and o.explored.get("refusal") == "no-file":
         return "unlinked"
     return "error"
 
