@@ -16,6 +16,15 @@ set(LOCKSTEP_ITERATIONS "" CACHE STRING "Iterations for the stress tests (empty:
 # run and prints it after (tests/support/CTestCustom.cmake.in).
 set(LOCKSTEP_SKIP_LOG "${PROJECT_BINARY_DIR}/Testing/skipped.txt")
 
+# Each test's results as data, one file per test (ctest runs them in
+# parallel), read by tests/labs/report.py instead of their printed text: a
+# Check case's XML log (<test>.xml, CK_XML_LOG_FILE_NAME, which Check's
+# srunner_run_all writes) and what a failed case checks (<test>.case.json,
+# LOCKSTEP_CASE_LOG: tests/support/check_main.c), an explorer scenario's
+# --json (<test>.json: tests/explore/CMakeLists.txt).
+set(LOCKSTEP_RESULTS_DIR "${PROJECT_BINARY_DIR}/results")
+file(MAKE_DIRECTORY "${LOCKSTEP_RESULTS_DIR}")
+
 function(lockstep_check_test target source)
   cmake_parse_arguments(ARG "" "PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
@@ -42,6 +51,12 @@ function(lockstep_check_test target source)
       SKIP_RETURN_CODE 77
       TIMEOUT ${ARG_TIMEOUT})
     set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES ENVIRONMENT "${env}")
+    # As ENVIRONMENT_MODIFICATION, not ENVIRONMENT: a runner that gives the
+    # program logs of its own (tests/mutants/build.py) lets a test's
+    # ENVIRONMENT override its settings, and keeps its own for these.
+    set(results "${LOCKSTEP_RESULTS_DIR}/${ARG_PREFIX}.${case}")
+    set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES ENVIRONMENT_MODIFICATION
+      "CK_XML_LOG_FILE_NAME=set:${results}.xml;LOCKSTEP_CASE_LOG=set:${results}.case.json")
     if(case MATCHES "race|thread|fast_path")
       # Races spin two or more threads: alone, they meet as they would in use.
       set_tests_properties(${ARG_PREFIX}.${case} PROPERTIES RUN_SERIAL TRUE)

@@ -3,16 +3,19 @@
 student's copy and run its tests (`ctest -T Test`).
 
 Reads ctest's results from the XML it keeps (Testing/<tag>/Test.xml: each
-test's status, verdict and output; never its terminal text), the run's skip
-reasons (Testing/skipped.txt, which every skipped test appends to), and the
-lab page (lab_page.py). Prints the tests that failed and what each said,
+test's status, verdict and output; never its terminal text), what each
+failed test wrote as data (the build's results/: Check's XML log and
+check_main.c's case log, the explorer's --json; the output only for what has
+no other form: an assert()'s line, a program that wrote none), the run's
+skip reasons (Testing/skipped.txt, which every skipped test appends to), and
+the lab page (lab_page.py). Prints the tests that failed and what each said,
 then, for each exercise (or the one named, or the challenge), which of the
 tests the lab names under it failed, the skipped tests and why, and a last
 line with the counts. Exits 0 when every test that ran passed, else 1.
 Standard library only.
 """
 import argparse
-import re
+import json
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -70,25 +73,120 @@ def results(build):
 
 
 # ---- what a failing test said ---------------------------------------------------------
+#
+# Read from what each test wrote as data during the run, one file per test in
+# the build's results/ (cmake/LockstepTests.cmake): a Check case's XML log
+# (<test>.xml, Check's own), what a failed case checks (<test>.case.json,
+# tests/support/check_main.c) and an explorer scenario's verdict (<test>.json,
+# its --json). A file older than the run is a previous run's, and not read.
 
-CHECK_FAILURE = re.compile(r":[0-9]+:[EFS]:[^:]*:[^:]*:[0-9]+: ")
+CHECK_NS = "{http://check.sourceforge.net/ns}"
 
 
-def said(output):
-    """Its explorer verdict, Check failure or assert (failing those, the first
-    line it printed that is not Check's own chatter); then, for a unit case,
-    the "what it checks:" and "read:" lines of its report (check_main.c)."""
-    found = first = checks = read = ""
-    for line in output.split("\n"):
-        if not found and ("explore: FAILED" in line or CHECK_FAILURE.search(line) or "Assertion" in line):
-            found = re.sub(r"^.*" + CHECK_FAILURE.pattern, "", line.lstrip(" "))
-        if not first and line.strip() and not line.startswith("Running suite") and not re.match(r"[0-9]+%: Checks", line):
-            first = line
-        if line.startswith("  what it checks: ") and not checks:
-            checks = line[2:]
-        if line.startswith("  read: ") and not read:
-            read = line[2:]
-    return [found or first] + [text for text in (checks, read) if text]
+def run_started(build):
+    """When the last `ctest -T Test` run in `build` started (Test.xml's
+    StartTestTime, seconds since the epoch), or None."""
+    xml = test_xml(build)
+    start = ET.parse(xml).getroot().findtext("Testing/StartTestTime") if xml else None
+    return int(start) if start and start.isdigit() else None
+
+
+def written(path, since):
+    """PATH, if the run that started at SINCE wrote it; else None."""
+    try:
+        return path if since is not None and path.stat().st_mtime >= since else None
+    except OSError:
+        return None
+
+
+def read_json(path):
+    """The object in the JSON file at PATH; None if there is none or it
+    is not JSON (a program stopped while writing it)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def field(data, key, path):
+    """DATA[KEY], a string: a file its program wrote without it is not what
+    that program writes, and the report stops rather than guess."""
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise SystemExit(f"report: {path} has no {key} (a string): not as its program writes it")
+    return value
+
+
+def check_failures(path):
+    """The messages of the cases that did not pass in Check's XML log at PATH,
+    in the order they ran; None if there is no log, or only the start of one
+    (a program stopped before Check closed it: a crash, an abort, a timeout)."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    failed = []
+    for t in root.iter(f"{CHECK_NS}test"):
+        if t.get("result") is None or t.findtext(f"{CHECK_NS}message") is None:
+            raise SystemExit(f"report: {path}: a test with no result or message: not Check's XML log")
+        if t.get("result") != "success":
+            failed.append(t.findtext(f"{CHECK_NS}message"))
+    return failed
+
+
+def assert_line(output):
+    """The line an assert() printed before it aborted: its only form, on
+    stderr (the C library's, "prog: file:line: function: Assertion `...'
+    failed."), with no exit status or file of its own but SIGABRT."""
+    return next((line.lstrip(" ") for line in output.split("\n") if "Assertion" in line), "")
+
+
+def first_line(output):
+    """The first line a program printed that wrote none of the files above
+    (a usage error, a crash after flushing its output): all there is. Check's
+    "Running suite(s): ..." is its own chatter, not the test's."""
+    return next((line for line in output.split("\n") if line.strip() and not line.startswith("Running suite")), "")
+
+
+def said(r, results, since):
+    """What the failed test R said: its explorer verdict, Check failure or
+    assert (failing those, when Check wrote no complete log, the first line
+    it printed); then, for a unit case, what it checks and where to read
+    about it (check_main.c's "what it checks:" and "read:" lines).
+    "" first when it said nothing (a crash, a timeout)."""
+    verdict, xml_log, case_path = (results / f"{r.name}{end}" for end in (".json", ".xml", ".case.json"))
+    explored = read_json(verdict) if written(verdict, since) else None
+    checked = check_failures(xml_log) if written(xml_log, since) else None
+    case_log = read_json(case_path) if written(case_path, since) else None
+    found = ""
+    # (A reduction that missed executions, --check-reduction, fails with no
+    # failure of its own: run/main.c's passed_json, reduction_checked false.)
+    if explored and field(explored, "result", verdict) == "failed" and explored.get("reduction_checked") is not False:
+        kind, message = field(explored, "kind", verdict), field(explored, "message", verdict)
+        # An assert() in the step's code: the explorer's message says only that
+        # the C library printed one; the line it printed says which.
+        found = (kind == "assert" and assert_line(r.output)) or f"explore: FAILED ({kind}): {message}"
+    elif checked:
+        found = checked[0]
+    elif r.verdict == "Subprocess aborted":  # ctest's word for SIGABRT: assert(), or a message and abort()
+        found = assert_line(r.output) or first_line(r.output)
+    elif checked is None:  # (a complete log with no failure: Check's chatter is all it printed)
+        found = first_line(r.output)
+    lines = [found]
+    # check_main.c writes its case log once Check has written its own: one
+    # without the other is a run's results not as the programs write them.
+    if checked is not None and case_log is None:
+        raise SystemExit(f"report: {xml_log} has no {case_path.name} beside it (check_main.c writes both)")
+    if case_log is not None and checked is None:
+        raise SystemExit(f"report: {case_path} has no complete Check XML log {xml_log.name} beside it")
+    cases = case_log.get("failed") if case_log is not None else []
+    if not isinstance(cases, list) or not all(isinstance(c, dict) for c in cases):
+        raise SystemExit(f"report: {case_path} has no failed (a list of cases): not as check_main.c writes it")
+    failed = next((c for c in cases if c.get("checks") is not None), None)
+    if failed:
+        lines += [f"what it checks: {field(failed, 'checks', case_path)}", f"read: {field(failed, 'read', case_path)}"]
+    return lines
 
 
 def read_here(line, this_readme):
@@ -100,7 +198,7 @@ def read_here(line, this_readme):
     return line
 
 
-def print_failures(failed, nn, this_readme):
+def print_failures(failed, nn, this_readme, results, since):
     print()
     if not failed:
         print(f"lab: every test of step {nn} passed. Either your copy is right, or your change got past them:")
@@ -109,7 +207,7 @@ def print_failures(failed, nn, this_readme):
     print("lab: tests that failed, and what each said:")
     for r in failed:
         print(f"  {r.name}")
-        lines = said(r.output)
+        lines = said(r, results, since)
         if not lines[0]:  # no message of its own (a crash, a timeout): ctest's verdict
             lines = [f"ctest: ({r.verdict})"]
         for line in lines:
@@ -205,7 +303,7 @@ def main():
         return 1
     failed = sorted((r for r in ran_tests if r.failed()), key=lambda r: r.name)
     skipped = [r for r in ran_tests if r.skipped()]
-    print_failures(failed, nn, f"steps/{args.step}/README.md")
+    print_failures(failed, nn, f"steps/{args.step}/README.md", args.build / "results", run_started(args.build))
     lab_report(args, {r.name for r in failed})
 
     ran = len(ran_tests) - len(skipped)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SKIP_EXIT_CODE 77 /* ctest: SKIP_RETURN_CODE */
 
@@ -127,6 +128,82 @@ void lockstep_check_race_coverage(const char *race, const char *outcome_a, uint6
                  (unsigned long long)b, outcome_b, race_cpus(), readme);
 }
 
+/* The directory of PATH, made if it is missing: Check ends the process when
+ * it cannot open its XML log (CK_XML_LOG_FILE_NAME), and the build makes
+ * the directory ctest names only when it is configured. */
+static void make_parent(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    char dir[4096];
+    if (!slash || slash == path || (size_t)(slash - path) >= sizeof dir)
+        return;
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    mkdir(dir, 0777); /* an error (it exists, or cannot be made) is Check's to report */
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* LOCKSTEP_CASE_LOG names a file: what the report of each failed case says
+ * besides Check's own result (its message and place are in Check's XML
+ * log), as data for a program (tests/labs/report.py), so that none reads
+ * the printed text:
+ *
+ *   {"suite": "task", "step": 3, "failed": [{"case": NAME, "checks": TEXT, "read": TEXT}, ...]}
+ *
+ * "checks" and "read" are the lines "  what it checks: " and "  read: "
+ * print, null for a case with no such lines (no `checks` in its table).
+ * Written after every case ran, so a case that crashed leaves none. */
+static void write_case_log(const char *suite, int step, const lockstep_case *cases, size_t ncases,
+                           TestResult **results, int run)
+{
+    const char *path = getenv("LOCKSTEP_CASE_LOG");
+    if (!path || !*path)
+        return;
+    make_parent(path);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s\n", suite, path);
+        return;
+    }
+    fputs("{\"suite\": ", f);
+    json_string(f, suite);
+    fprintf(f, ", \"step\": %d, \"failed\": [", step);
+    const char *sep = "";
+    for (int i = 0; i < run; ++i) {
+        if (tr_rtype(results[i]) == CK_PASS)
+            continue;
+        const lockstep_case *c = find_case(cases, ncases, tr_tcname(results[i]));
+        fprintf(f, "%s{\"case\": ", sep);
+        json_string(f, tr_tcname(results[i]));
+        fputs(", \"checks\": ", f);
+        json_string(f, c ? c->checks : NULL);
+        fputs(", \"read\": ", f);
+        json_string(f, c && c->checks ? (c->read ? c->read : "the step's README") : NULL);
+        fputc('}', f);
+        sep = ", ";
+    }
+    fputs("]}\n", f);
+    if (fclose(f) != 0)
+        fprintf(stderr, "%s: cannot write %s\n", suite, path);
+}
+
 int lockstep_check_main(const char *suite, int step, const lockstep_case *cases, size_t ncases, int argc,
                         char **argv)
 {
@@ -170,6 +247,7 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
     /* One case per process under ctest already; not forking keeps sanitizer
      * reports and crashes attached to the case that caused them. */
     srunner_set_fork_status(sr, CK_NOFORK);
+    make_parent(getenv("CK_XML_LOG_FILE_NAME")); /* srunner_run_all writes it, when set */
     srunner_run_all(sr, CK_VERBOSE);
     int failed = srunner_ntests_failed(sr);
     int run = srunner_ntests_run(sr);
@@ -188,6 +266,7 @@ int lockstep_check_main(const char *suite, int step, const lockstep_case *cases,
             ++skipped_after_checks;
         }
     }
+    write_case_log(suite, step, cases, ncases, results, run);
     free(results);
     srunner_free(sr);
     printf("%s: %d passed, %d failed, %zu skipped\n", suite, run - failed - skipped_after_checks, failed,

@@ -16,6 +16,12 @@
  * machine with one CPU still checks every outcome that occurred, but cannot
  * produce both. It exits 77 with its reason, like a case for a later step.
  * Every "SKIPPED" line is printed again after ctest's summary (CTestCustom).
+ *
+ * A failed case's report is data too, for a program: Check's XML log
+ * (CK_XML_LOG_FILE_NAME: each case's result, message and place) and the
+ * file LOCKSTEP_CASE_LOG names (what each failed case checks, and where to
+ * read about it: check_main.c, write_case_log). ctest gives each test both
+ * (cmake/LockstepTests.cmake); tests/labs/report.py reads them.
  */
 #ifndef LOCKSTEP_CHECK_MAIN_H
 #define LOCKSTEP_CHECK_MAIN_H
