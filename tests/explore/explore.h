@@ -338,6 +338,9 @@ void explore_set_graph_path(const char *path);                 /* --graph FILE *
  * --json was given. */
 void explore_set_json_path(const char *path);
 bool explore_json_begin(struct json *j, const explore_scenario *s, const char *program, const char *result);
+/* The same without a scenario (--list, a refused --weaken): FILE opened and
+ * the object begun with program, step and component; false as above. */
+bool explore_json_open(struct json *j, const char *program);
 bool explore_json_end(struct json *j);
 void explore_set_graph_width(double points);                   /* --graph-width PT: the widest the graph's layout may be */
 void explore_install_crash_handlers(void);

@@ -21,7 +21,7 @@ void explore_set_graph_path(const char *path) { st()->graph_path = path; }
 
 void explore_set_json_path(const char *path) { st()->json_path = path; }
 
-bool explore_json_begin(json *j, const explore_scenario *s, const char *program, const char *result)
+bool explore_json_open(json *j, const char *program)
 {
     if (!st()->json_path)
         return false;
@@ -38,6 +38,13 @@ bool explore_json_begin(json *j, const explore_scenario *s, const char *program,
     json_int(j, explore_step);
     json_key(j, "component");
     json_string(j, explore_component);
+    return true;
+}
+
+bool explore_json_begin(json *j, const explore_scenario *s, const char *program, const char *result)
+{
+    if (!explore_json_open(j, program))
+        return false;
     json_key(j, "scenario");
     json_string(j, s->name);
     json_key(j, "result");

@@ -61,22 +61,11 @@ static int list(const char *program, const char *json_path)
     for (size_t k = 0; k < explore_nscenarios; ++k)
         printf("%-28s (from step %02d) %s\n", explore_scenarios[k].name, explore_scenarios[k].min_step,
                explore_scenarios[k].about);
+    json j;
     if (!json_path)
         return 0;
-    FILE *f = fopen(json_path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write %s\n", program, json_path);
+    if (!explore_json_open(&j, program))
         return 1;
-    }
-    json j;
-    json_begin(&j, f);
-    json_object(&j);
-    json_key(&j, "program");
-    json_string(&j, program);
-    json_key(&j, "step");
-    json_int(&j, explore_step);
-    json_key(&j, "component");
-    json_string(&j, explore_component);
     json_key(&j, "scenarios");
     json_array(&j);
     for (size_t k = 0; k < explore_nscenarios; ++k) {
@@ -96,9 +85,7 @@ static int list(const char *program, const char *json_path)
         json_end_object(&j);
     }
     json_end_array(&j);
-    json_end_object(&j);
-    fputc('\n', f);
-    return fclose(f) == 0 ? 0 : 1;
+    return explore_json_end(&j) ? 0 : 1;
 }
 
 /* A --weaken refused, as --json gives it (when asked for: JSON_PATH), so
@@ -108,18 +95,9 @@ static int list(const char *program, const char *json_path)
 static void refused_json(const char *program, const char *json_path, const char *spec, const char *refusal,
                          const char *why)
 {
-    FILE *f = json_path ? fopen(json_path, "w") : NULL;
-    if (!f)
-        return;
     json j;
-    json_begin(&j, f);
-    json_object(&j);
-    json_key(&j, "program");
-    json_string(&j, program);
-    json_key(&j, "step");
-    json_int(&j, explore_step);
-    json_key(&j, "component");
-    json_string(&j, explore_component);
+    if (!json_path || !explore_json_open(&j, program))
+        return;
     json_key(&j, "result");
     json_string(&j, "refused");
     json_key(&j, "option");
@@ -130,9 +108,7 @@ static void refused_json(const char *program, const char *json_path, const char 
     json_string(&j, refusal);
     json_key(&j, "why");
     json_string(&j, why);
-    json_end_object(&j);
-    fputc('\n', f);
-    fclose(f);
+    explore_json_end(&j);
 }
 
 /* The command line into o (and the explorer's settings: --weaken,
