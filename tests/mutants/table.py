@@ -230,7 +230,7 @@ def shown(mode, run):
     n = run.schedules if mode == "explorer" else None
     if not run.test:
         return "", "—" + (f" ({n} schedules, every one passed)" if n is not None else "")
-    return f"`{run.test}`", run.found + (f" (after {n} schedules)" if n is not None else "")
+    return f"`{run.test}`", run.found + (f" (after {n} schedule{'' if n == 1 else 's'})" if n is not None else "")
 
 
 def run_cell(mode, run):
