@@ -84,12 +84,13 @@ START_TEST(set_races_awaits_on_executor)
     size_t ran = 0;
     for (size_t round = 0; round < rounds; ++round) {
         awaitable_event ev;
-        ck_assert_int_eq(awaitable_event_init(&ev), 0);
+        int err = awaitable_event_init(&ev);
+        lockstep_assert_in_loop(err == 0, "round %zu: awaitable_event_init returned %d", round, err);
         atomic_uint finished;
         atomic_init(&finished, 0);
         for (int i = 0; i < WAITERS; ++i) {
             w[i] = (hop_waiter *)lockstep_coro_new(sizeof(hop_waiter), hop_waiter_resume, lockstep_coro_free);
-            ck_assert_ptr_nonnull(w[i]);
+            lockstep_assert_in_loop(w[i] != NULL, "round %zu: waiter %d's frame could not be allocated", round, i);
             w[i]->ex = &ex;
             w[i]->ev = &ev;
             w[i]->finished = &finished;
@@ -101,11 +102,13 @@ START_TEST(set_races_awaits_on_executor)
         race_wait_for(&finished, WAITERS);
         unsigned round_suspended = 0;
         for (int i = 0; i < WAITERS; ++i) {
-            ck_assert_msg(w[i]->passed == 1,
-                          "round %zu: expected waiter %d to pass its await once, it passed %d times (%s). See "
-                          LOCKSTEP_STEP_README ", \"The idea\"",
-                          round, i, w[i]->passed, w[i]->passed == 0 ? "lost: never resumed" : "resumed twice");
-            ck_assert_int_eq(w[i]->error, 0);
+            lockstep_assert_in_loop(w[i]->passed == 1,
+                                    "round %zu: expected waiter %d to pass its await once, it passed %d times (%s). "
+                                    "See " LOCKSTEP_STEP_README ", \"The idea\"",
+                                    round, i, w[i]->passed,
+                                    w[i]->passed == 0 ? "lost: never resumed" : "resumed twice");
+            lockstep_assert_in_loop(w[i]->error == 0, "round %zu: waiter %d's await failed with %d", round, i,
+                                    w[i]->error);
             round_suspended += (unsigned)w[i]->suspended;
             lockstep_coro_destroy(&w[i]->coro);
         }

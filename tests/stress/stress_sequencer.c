@@ -110,10 +110,10 @@ START_TEST(queues_race_completions_on_the_executor)
     for (size_t k = 0; k < log->n; ++k) {
         int id = log->order[k];
         size_t thread = (size_t)id / m, i = (size_t)id % m;
-        if (thread >= QUEUERS || i != next[thread])
-            ck_assert_msg(0, "body %zu to run was op %d, expected thread %zu's op %zu: each thread's tasks run in "
-                          "the order it queued them (see " README ", 'The idea')", k, id, thread,
-                          thread < QUEUERS ? next[thread] : 0);
+        lockstep_assert_in_loop(thread < QUEUERS && i == next[thread],
+                                "body %zu to run was op %d, expected thread %zu's op %zu: each thread's tasks run "
+                                "in the order it queued them (see " README ", 'The idea')",
+                                k, id, thread, thread < QUEUERS ? next[thread] : 0);
         ++next[thread];
         interleavings += k > 0 && (size_t)log->order[k - 1] / m != thread;
     }

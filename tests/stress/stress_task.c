@@ -56,10 +56,10 @@ static unsigned iterations(void)
 static void assert_one_frame_freed(const lockstep_alloc_counts *before, unsigned i, int extra_frames)
 {
     alloc_delta n = allocs_since(*before);
-    ck_assert_msg(n.allocs == (uint64_t)(1 + extra_frames) && n.frees == (uint64_t)(1 + extra_frames),
-                  "iteration %u: expected %d allocation(s) and as many frees, got %llu allocations and %llu "
-                  "frees (a leak or a double free: see " LOCKSTEP_STEP_README ", \"The idea\")",
-                  i, 1 + extra_frames, n.allocs, n.frees);
+    lockstep_assert_in_loop(n.allocs == (uint64_t)(1 + extra_frames) && n.frees == (uint64_t)(1 + extra_frames),
+                            "iteration %u: expected %d allocation(s) and as many frees, got %llu allocations and "
+                            "%llu frees (a leak or a double free: see " LOCKSTEP_STEP_README ", \"The idea\")",
+                            i, 1 + extra_frames, n.allocs, n.frees);
 }
 
 START_TEST(await_races_completion)
@@ -69,13 +69,13 @@ START_TEST(await_races_completion)
     for (unsigned i = 1; i <= r.firer.iterations; ++i) {
         lockstep_alloc_counts before = lockstep_alloc_totals();
         driver_frame *d = await_race_round(&r, i);
-        ck_assert_msg(d->finished == 1 && d->resumed_when_done == 0,
-                      "iteration %u: expected the driver to finish once; it finished %d times and was resumed %d "
-                      "times after its end (await path %d: 1 ready, 2 suspended, 3 late; see " LOCKSTEP_STEP_README
-                      ", \"The idea\")",
-                      i, d->finished, d->resumed_when_done, (int)d->path);
-        ck_assert_msg(d->result.value == (intptr_t)i, "iteration %u: the await returned %ld, expected %u", i,
-                      (long)d->result.value, i);
+        lockstep_assert_in_loop(d->finished == 1 && d->resumed_when_done == 0,
+                                "iteration %u: expected the driver to finish once; it finished %d times and was "
+                                "resumed %d times after its end (await path %d: 1 ready, 2 suspended, 3 late; see "
+                                LOCKSTEP_STEP_README ", \"The idea\")",
+                                i, d->finished, d->resumed_when_done, (int)d->path);
+        lockstep_assert_in_loop(d->result.value == (intptr_t)i, "iteration %u: the await returned %ld, expected %u",
+                                i, (long)d->result.value, i);
         bool stop = await_race_next(&r, i, d);
         assert_one_frame_freed(&before, i, 1); /* the task's frame and the driver's */
         if (stop)
@@ -129,18 +129,20 @@ START_TEST(awaiter_released_then_completed)
         simple_task t = firer_task(&firer, i);
         int resumes = 0;
         driver_frame *d = driver_create(t);
-        ck_assert_ptr_nonnull(d);
+        lockstep_assert_in_loop(d != NULL, "iteration %u: the driver's frame could not be allocated", i);
         d->resumes = &resumes;
         lockstep_coro_resume(&d->coro); /* suspends: the trigger has not fired */
-        ck_assert_int_eq(d->path, PATH_SUSPENDED);
+        lockstep_assert_in_loop(d->path == PATH_SUSPENDED,
+                                "iteration %u: expected the driver's await to suspend (path %d), it took path %d", i,
+                                (int)PATH_SUSPENDED, (int)d->path);
         lockstep_coro_destroy(&d->coro); /* releases the task: abandon() */
         race_firer_go(&firer, i, &no_steer);
         race_wait_for(&firer.done, i); /* the completion frees the task's frame */
 
-        ck_assert_msg(resumes == 0,
-                      "iteration %u: expected the completion not to resume the destroyed driver; it resumed it %d "
-                      "time(s) (see " LOCKSTEP_STEP_README ", \"Errata this step fixes\")",
-                      i, resumes);
+        lockstep_assert_in_loop(resumes == 0,
+                                "iteration %u: expected the completion not to resume the destroyed driver; it "
+                                "resumed it %d time(s) (see " LOCKSTEP_STEP_README ", \"Errata this step fixes\")",
+                                i, resumes);
         assert_one_frame_freed(&before, i, 1);
         ran = i;
         if (race_budget_spent(&budget))

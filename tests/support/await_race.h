@@ -53,7 +53,8 @@ static inline void await_race_start(await_race *r, unsigned iterations, double s
 static inline simple_task firer_task(race_firer *f, unsigned i)
 {
     simple_task t = {0};
-    ck_assert_int_eq(triggered_task(&t, &f->trig, task_value((intptr_t)i)), 0);
+    int err = triggered_task(&t, &f->trig, task_value((intptr_t)i));
+    lockstep_assert_in_loop(err == 0, "iteration %u: triggered_task returned %d", i, err);
     return t;
 }
 
@@ -62,7 +63,7 @@ static inline simple_task firer_task(race_firer *f, unsigned i)
 static inline driver_frame *await_race_round(await_race *r, unsigned i)
 {
     driver_frame *d = driver_create(firer_task(&r->firer, i));
-    ck_assert_ptr_nonnull(d);
+    lockstep_assert_in_loop(d != NULL, "iteration %u: the driver's frame could not be allocated", i);
     race_firer_go(&r->firer, i, &r->steer);
     lockstep_coro_resume(&d->coro);
     race_wait_for(&r->firer.done, i);

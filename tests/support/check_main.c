@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SKIP_EXIT_CODE 77 /* ctest: SKIP_RETURN_CODE */
+#define MAX_CHECK_RECORD (1 << 20) /* bytes: some 15,000 passing ck_asserts (check_main.h) */
 
 static int64_t g_live_before;
 
@@ -33,11 +35,31 @@ static void leak_setup(void)
     g_live_before = lockstep_alloc_live();
 }
 
+/* Check's record of the running case: a file it creates in /tmp and
+ * unlinks at once (tmpfile(3)), so the one open regular file of the process
+ * that has no name left. Its size in bytes, or -1 if there is none. */
+static long long check_record_size(void)
+{
+    long long size = -1;
+    long max = sysconf(_SC_OPEN_MAX);
+    for (int fd = 0; fd < (max > 0 && max < 4096 ? max : 4096); ++fd) {
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 0 && st.st_size > size)
+            size = st.st_size;
+    }
+    return size;
+}
+
 static void leak_teardown(void)
 {
     lockstep_alloc_fail_none();
     int64_t leaked = lockstep_alloc_live() - g_live_before;
     ck_assert_msg(leaked == 0, "the case ended with %lld live allocation(s)", (long long)leaked);
+    long long recorded = check_record_size();
+    ck_assert_msg(recorded < MAX_CHECK_RECORD,
+                  "Check recorded %lld bytes in /tmp for this case (limit %d): a ck_assert that passes writes where "
+                  "it was, so one in a long loop fills the disk; use lockstep_assert_in_loop (check_main.h)",
+                  recorded, MAX_CHECK_RECORD);
 }
 
 static const lockstep_case *find_case(const lockstep_case *cases, size_t n, const char *name)

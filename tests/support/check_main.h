@@ -9,7 +9,8 @@
  * registered: it is reported as skipped with its reason (exit 77, which ctest
  * shows as "Skipped"), never dropped.
  * Every case runs inside a fixture that asserts it ended with no live
- * allocation and clears any injected allocation failure.
+ * allocation and clears any injected allocation failure, and that Check's
+ * record of it in /tmp stayed under 1 MB (lockstep_assert_in_loop, below).
  *
  * A case can also pass every assertion it could make and report one check it
  * could not make as skipped (lockstep_skip_after_checks): a race test on a
@@ -40,6 +41,24 @@ typedef struct lockstep_case {
     const char *checks;       /* what the case checks, in a sentence: printed when it fails */
     const char *read;         /* where that is explained: "steps/NN-name/README.md, section" */
 } lockstep_case;
+
+/* ck_assert_msg for a check made in every round of a long loop (a race run
+ * a million times, a chain a million links long).
+ *
+ * Check records every ck_assert that passes: it writes where it was (the
+ * file's name and the line, some 60 bytes) to a temporary file in /tmp and
+ * flushes it, a write(2) each time, so that a case that crashes later can be
+ * placed. In a loop that is 200 MB of /tmp for one stress case, 4 GB for
+ * one run of the suite (a machine with a small disk fails the case when
+ * Check reads the file back), and a system call per check in the middle of
+ * the race being timed. This macro calls Check only when `expr` is false,
+ * and then as ck_assert_msg does, with the same message: `expr` is
+ * evaluated a second time, so it must have no side effects. */
+#define lockstep_assert_in_loop(expr, ...)    \
+    do {                                      \
+        if (!(expr))                          \
+            ck_assert_msg(expr, __VA_ARGS__); \
+    } while (0)
 
 /* Runs the cases of `suite` as compiled for step `step` (see above). */
 int lockstep_check_main(const char *suite, int step, const lockstep_case *cases, size_t ncases, int argc,

@@ -161,7 +161,7 @@ START_TEST(trampoline_keeps_stack_flat)
     hop_frame *first = NULL;
     for (int i = 0; i < HOPS; ++i) {
         hop_frame *f = (hop_frame *)lockstep_coro_new(sizeof *f, hop_resume, lockstep_coro_free);
-        ck_assert_ptr_nonnull(f);
+        lockstep_assert_in_loop(f != NULL, "frame %d of %d could not be allocated", i, HOPS);
         f->next = first;
         f->count = &count;
         f->lowest = &lowest;
@@ -174,7 +174,7 @@ START_TEST(trampoline_keeps_stack_flat)
                   (unsigned long)(highest - lowest));
     for (hop_frame *f = first; f;) {
         hop_frame *next = f->next;
-        ck_assert(lockstep_coro_done(&f->coro));
+        lockstep_assert_in_loop(lockstep_coro_done(&f->coro), "a frame of the chain did not run to its end");
         lockstep_coro_destroy(&f->coro);
         f = next;
     }

@@ -209,7 +209,8 @@ START_TEST(waiters_on_threads_race_set)
     unsigned ran = 0;
     for (unsigned round = 1; round <= RACE_ROUNDS; ++round) {
         awaitable_event ev;
-        ck_assert_int_eq(awaitable_event_init(&ev), 0);
+        int err = awaitable_event_init(&ev);
+        lockstep_assert_in_loop(err == 0, "round %u: awaitable_event_init returned %d", round, err);
         atomic_init(&running, 0);
         racing_thread t[THREADS];
         for (int k = 0; k < THREADS; ++k) {
@@ -221,7 +222,8 @@ START_TEST(waiters_on_threads_race_set)
             t[k].running = &running;
             t[k].round = round;
             t[k].delay = race_steer_other_delay(&steer);
-            ck_assert_int_eq(pthread_create(&t[k].thread, NULL, start_waiters, &t[k]), 0);
+            err = pthread_create(&t[k].thread, NULL, start_waiters, &t[k]);
+            lockstep_assert_in_loop(err == 0, "round %u: pthread_create returned %d", round, err);
         }
         race_publish(&go, round);
         for (unsigned spins = 1; atomic_load_explicit(&running, memory_order_relaxed) < THREADS; ++spins)
@@ -235,15 +237,17 @@ START_TEST(waiters_on_threads_race_set)
         for (int k = 0; k < THREADS; ++k) {
             for (int i = 0; i < WAITERS_EACH; ++i) {
                 waiter_frame *w = t[k].w[i];
-                ck_assert_msg(w->passed == 1,
-                              "round %u: expected waiter %d to pass its await once, it passed %d times (%s). See "
-                              LOCKSTEP_STEP_README ", \"The idea\"",
-                              round, w->index, w->passed, w->passed == 0 ? "lost: never resumed" : "resumed twice");
-                ck_assert_int_eq(w->last_error, 0);
-                ck_assert_msg(w->seen == (int)round,
-                              "round %u: waiter %d read the payload %d, expected %u: it did not see what the setter "
-                              "wrote before set()",
-                              round, w->index, w->seen, round);
+                lockstep_assert_in_loop(w->passed == 1,
+                                        "round %u: expected waiter %d to pass its await once, it passed %d times "
+                                        "(%s). See " LOCKSTEP_STEP_README ", \"The idea\"",
+                                        round, w->index, w->passed,
+                                        w->passed == 0 ? "lost: never resumed" : "resumed twice");
+                lockstep_assert_in_loop(w->last_error == 0, "round %u: waiter %d's await failed with %d", round,
+                                        w->index, w->last_error);
+                lockstep_assert_in_loop(w->seen == (int)round,
+                                        "round %u: waiter %d read the payload %d, expected %u: it did not see what "
+                                        "the setter wrote before set()",
+                                        round, w->index, w->seen, round);
                 round_suspended += (unsigned)w->suspended;
                 fast += (unsigned)w->fast;
                 lockstep_coro_destroy(&w->coro);

@@ -239,15 +239,15 @@ START_TEST(completion_races_await)
     await_race_start(&r, RACE_ITERATIONS, RACE_SECONDS);
     for (unsigned i = 1; i <= r.firer.iterations; ++i) {
         driver_frame *d = await_race_round(&r, i);
-        ck_assert_msg(d->path != PATH_NONE && lockstep_coro_done(&d->coro) && d->finished == 1,
-                      "iteration %u: expected the driver to finish its await exactly once once the task "
-                      "completed; it finished %d times (await path %d: 1 ready, 2 suspended, 3 late). A lost "
-                      "wake-up: see " LOCKSTEP_STEP_README ", \"The idea\"",
-                      i, d->finished, (int)d->path);
-        ck_assert_msg(d->resumed_when_done == 0, "iteration %u: the driver was resumed %d times after its end",
-                      i, d->resumed_when_done);
-        ck_assert_msg(d->result.value == (intptr_t)i, "iteration %u: the await returned %ld, expected %u", i,
-                      (long)d->result.value, i);
+        lockstep_assert_in_loop(d->path != PATH_NONE && lockstep_coro_done(&d->coro) && d->finished == 1,
+                                "iteration %u: expected the driver to finish its await exactly once once the task "
+                                "completed; it finished %d times (await path %d: 1 ready, 2 suspended, 3 late). A "
+                                "lost wake-up: see " LOCKSTEP_STEP_README ", \"The idea\"",
+                                i, d->finished, (int)d->path);
+        lockstep_assert_in_loop(d->resumed_when_done == 0,
+                                "iteration %u: the driver was resumed %d times after its end", i, d->resumed_when_done);
+        lockstep_assert_in_loop(d->result.value == (intptr_t)i, "iteration %u: the await returned %ld, expected %u",
+                                i, (long)d->result.value, i);
         if (await_race_next(&r, i, d))
             break;
     }

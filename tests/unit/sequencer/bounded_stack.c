@@ -127,7 +127,8 @@ START_TEST(backlog_on_an_executor_drains_in_bounded_stack)
     for (size_t i = 0; i < n; ++i) {
         seq_op_init(&ops[i], &log, (int)i, task_value((intptr_t)i));
         simple_task_release(&t);
-        ck_assert_int_eq(task_sequencer_queue(&g_seq, backlog_maker, &ops[i], &ex, &t), 0);
+        int err = task_sequencer_queue(&g_seq, backlog_maker, &ops[i], &ex, &t);
+        lockstep_assert_in_loop(err == 0, "task %zu: task_sequencer_queue returned %d", i, err);
     }
     g_lowest_sp = UINTPTR_MAX; /* the worker reads these after the gate fires */
     g_highest_sp = 0;

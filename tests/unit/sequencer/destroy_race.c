@@ -80,11 +80,13 @@ START_TEST(destroy_races_completion)
         if (destroy_first)
             atomic_store_explicit(&f.fire, i, memory_order_relaxed);
         race_wait_for(&f.fired, i);
-        ck_assert_int_eq(err, 0);
+        lockstep_assert_in_loop(err == 0, "iteration %u: task_sequencer_queue returned %d", i, err);
 #ifdef LOCKSTEP_SEQUENCER_NODE_IN_FRAME
-        ck_assert_int_eq(op.made, 1);
+        lockstep_assert_in_loop(op.made == 1, "iteration %u: the maker ran %d times, expected once", i, op.made);
 #else
-        ck_assert_int_eq(take_result(&t, "destroy against completion").value, (intptr_t)i);
+        intptr_t value = take_result(&t, "destroy against completion").value;
+        lockstep_assert_in_loop(value == (intptr_t)i, "iteration %u: the task completed with %ld, expected %u", i,
+                                (long)value, i);
 #endif
     }
     pthread_join(th, NULL);

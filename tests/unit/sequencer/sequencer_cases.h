@@ -52,7 +52,7 @@ static inline simple_task queue_op(task_sequencer *seq, seq_op *op)
 /* The result of a task that must have completed; releases it. */
 static inline task_result take_result(simple_task *t, const char *what)
 {
-    ck_assert_msg(task_has_completed(t), "%s: the task has not completed", what);
+    lockstep_assert_in_loop(task_has_completed(t), "%s: the task has not completed", what); /* in a race's loop */
     task_result r = simple_task_await_resume(t);
     simple_task_release(t);
     return r;
@@ -63,9 +63,9 @@ static inline void assert_in_order(const seq_log *log, size_t n)
 {
     ck_assert_msg(log->n == n, "%zu bodies ran, expected %zu", log->n, n);
     for (size_t k = 0; k < n; ++k)
-        if (log->order[k] != (int)k) /* ck_assert per element is slow: it records the line each time */
-            ck_assert_msg(0, "body %zu to run was op %d, expected op %zu (see " README ", 'The idea')", k,
-                          log->order[k], k);
+        lockstep_assert_in_loop(log->order[k] == (int)k,
+                                "body %zu to run was op %d, expected op %zu (see " README ", 'The idea')", k,
+                                log->order[k], k);
     ck_assert_msg(atomic_load(&log->overlaps) == 0, "%u bodies started while another was running (see " README
                   ", 'The idea')", atomic_load(&log->overlaps));
 }

@@ -55,13 +55,11 @@ static void assert_per_thread_order(const seq_log *log, size_t threads, size_t m
     for (size_t k = 0; k < log->n; ++k) {
         int id = log->order[k];
         int thread = id / (int)m;
-        if (thread < 0 || thread >= (int)threads)
-            ck_assert_msg(0, "unknown op id %d", id);
-        if (id % (int)m != next[thread])
-            ck_assert_msg(0,
-                          "body %zu to run was thread %d's op %d, expected its op %d: a thread's tasks must run "
-                          "in the order it queued them (see " README ", 'The idea')", k, thread, id % (int)m,
-                          next[thread]);
+        lockstep_assert_in_loop(thread >= 0 && thread < (int)threads, "unknown op id %d", id);
+        lockstep_assert_in_loop(id % (int)m == next[thread],
+                                "body %zu to run was thread %d's op %d, expected its op %d: a thread's tasks must "
+                                "run in the order it queued them (see " README ", 'The idea')",
+                                k, thread, id % (int)m, next[thread]);
         ++next[thread];
     }
     ck_assert_msg(atomic_load(&log->overlaps) == 0, "%u bodies started while another was running (see " README

@@ -77,7 +77,8 @@ static inline void plus_one_wrap(simple_task *t, int n)
 {
     for (int i = 0; i < n; ++i) {
         simple_task outer = {0};
-        ck_assert_int_eq(plus_one(&outer, *t), 0); /* before step 08 it awaits *t: suspends at once */
+        int err = plus_one(&outer, *t); /* before step 08 it awaits *t: suspends at once */
+        lockstep_assert_in_loop(err == 0, "link %d of %d: plus_one returned %d", i + 1, n, err);
         *t = outer;
     }
 }
