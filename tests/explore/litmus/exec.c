@@ -246,13 +246,17 @@ void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
 }
 
 /* After the join: every store happens before the main thread, so a load
- * reads the last store in modification order (coherence), the final value. */
+ * reads the last store in modification order (coherence), the final value.
+ * With the location's own site (site.c), as a thread's load has, so that
+ * its trace line reads `main: 2+2W.litmus:20 load x -> 2`, the condition's
+ * line, not this file's. */
 int litmus_final_value(const litmus_test *t, litmus_memory *m, observed what)
 {
-    (void)t;
     if (what.thread >= 0)
         return m->regs[what.thread][what.index];
-    return atomic_load_explicit(m->cell[what.index], memory_order_relaxed);
+    explore_atomic_op op = {.site = &t->locs[what.index].final_site, .obj = m->cell[what.index], .size = sizeof(int),
+                            .order = memory_order_relaxed};
+    return (int)explore_atomic(&op);
 }
 
 void litmus_memory_free(const litmus_test *t, litmus_memory *m)

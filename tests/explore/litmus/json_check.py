@@ -7,8 +7,10 @@ Positive + Negative. And --parse judges the file's stated states as the
 run judges the states it finds: every stated state read (the race flag
 aside), the condition and each of its equalities judged, the same way as
 the run where the run found that state (the judgment docs_litmus.py asks
-for, instead of evaluating the condition again). Exit status 1 on a
-difference. Standard library only.
+for, instead of evaluating the condition again). And every line of each
+state's trace that cites a source line cites the litmus file's own, never
+the interpreter's (exec.c: a reader of `MP.litmus:17 load y` opens
+MP.litmus). Exit status 1 on a difference. Standard library only.
 """
 import argparse
 import json
@@ -42,7 +44,23 @@ def check(explorer, path):
         differs.append("the states' executions do not add up to Positive + Negative")
     if f"Condition {test['condition']}" not in text:
         differs.append(f"condition {test['condition']!r} is not the text's")
+    differs += foreign_citations(test, Path(path).name)
     return differs, test
+
+
+def foreign_citations(test, litmus_name):
+    """The trace lines of test's states that cite a file other than LITMUS_NAME.
+
+    A trace line's text begins with its citation, `FILE:LINE what it did`,
+    or has none (`(finished)`, `free x`)."""
+    out = []
+    for s in test["states"]:
+        for step in s["execution"]["trace"]["steps"]:
+            cited, _, line = step["text"].partition(" ")[0].rpartition(":")
+            if cited and line.isdigit() and cited != litmus_name:
+                out.append(f"{s['state']}: trace line {step['line']} cites {cited}, not {litmus_name}: "
+                           f"{step['text']!r}")
+    return out
 
 
 def check_parse(explorer, paths, runs):

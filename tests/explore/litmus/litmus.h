@@ -75,6 +75,8 @@ typedef struct litmus_location {
     int line; /* where its kind was first given (a thread's parameter) */
     int init_line; /* where the init block gives its value; 0: it starts at 0 unsaid */
     explore_site init_site; /* its atomic_init, for the explorer (site.c) */
+    int final_line; /* where the condition (or a locations clause) first names it; 0: neither does */
+    explore_site final_site; /* the read of its final value after the join, for the explorer (site.c) */
 } litmus_location;
 
 /* ---- expressions ------------------------------------------------------------ */

@@ -261,6 +261,8 @@ static observed observable(parser *p)
         refuse(p, line, "'%s' is not a location of the test", name);
     if (p->t->locs[loc].kind == LOC_MUTEX)
         refuse(p, line, "'%s' is a mutex: its final state is not a value", name);
+    if (!p->t->locs[loc].final_line)
+        p->t->locs[loc].final_line = line; /* where its final value's read is cited (site.c) */
     return (observed){-1, loc};
 }
 

@@ -77,9 +77,15 @@ static void stmt_sites(const litmus_test *t, stmt *s)
 
 void litmus_sites(litmus_test *t)
 {
-    for (int i = 0; i < t->nlocs; ++i) /* the initial value: atomic_init, at the init block's line */
+    for (int i = 0; i < t->nlocs; ++i) {
+        /* the initial value: atomic_init, at the init block's line */
         t->locs[i].init_site = (explore_site){EXPLORE_STORE, "init", t->path, t->locs[i].init_line, t->locs[i].name,
                                               NULL, NULL};
+        /* the final value: main's load after the join, at the line of the
+         * condition that names it (exec.c, litmus_final_value) */
+        t->locs[i].final_site = (explore_site){EXPLORE_LOAD, "load", t->path, t->locs[i].final_line,
+                                               t->locs[i].name, explore_order_name(memory_order_relaxed), NULL};
+    }
     for (int i = 0; i < t->nthreads; ++i)
         stmt_sites(t, t->threads[i].body);
 }
