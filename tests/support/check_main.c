@@ -131,8 +131,8 @@ static const char *skip_reason(const char *tcase)
 void lockstep_check_race_coverage(const char *race, const char *outcome_a, uint64_t a, const char *outcome_b,
                                   uint64_t b, uint64_t iterations, const char *readme)
 {
-    printf("%s: %llu %s, %llu %s (%llu iterations, %d CPUs)\n", race, (unsigned long long)a, outcome_a,
-           (unsigned long long)b, outcome_b, (unsigned long long)iterations, race_cpus());
+    printf("%s: %llu %s, %llu %s (%llu iterations, %d CPU%s)\n", race, (unsigned long long)a, outcome_a,
+           (unsigned long long)b, outcome_b, (unsigned long long)iterations, race_cpus(), race_cpus() == 1 ? "" : "s");
     if (a > 0 && b > 0)
         return;
     const char *missing = a == 0 ? outcome_a : outcome_b;
