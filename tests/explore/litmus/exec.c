@@ -248,7 +248,7 @@ void litmus_memory_setup(const litmus_test *t, litmus_memory *m)
 /* After the join: every store happens before the main thread, so a load
  * reads the last store in modification order (coherence), the final value.
  * With the location's own site (site.c), as a thread's load has, so that
- * its trace line reads `main: 2+2W.litmus:20 load x -> 2`, the condition's
+ * its trace line reads `main: 2+2W+rlx.litmus:21 load x -> 2`, the condition's
  * line, not this file's. */
 int litmus_final_value(const litmus_test *t, litmus_memory *m, observed what)
 {
